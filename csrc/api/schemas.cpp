@@ -1,0 +1,58 @@
+// The flash_ext op schemas, defined once; backends register implementations per dispatch key
+// (cpu_ops.cpp, ...), and flash_ext/ops.py registers fake and autograd implementations.
+#include <Python.h>
+#include <torch/library.h>
+
+TORCH_LIBRARY(flash_ext, m) {
+  // Dense attention on q (B, Hq, Sq, D), k and v (B, Hkv, Sk, D), any strides. Returns out
+  // (like q) and lse (B, Hq, Sq) fp32. window_right = 0 is causal; bottom_right aligns the
+  // diagonal to the last key (offset Sk - Sq) instead of the first. `deterministic` is for the
+  // backward that autograd runs: bitwise-reproducible gradients.
+  m.def(
+      "attention_fwd(Tensor q, Tensor k, Tensor v, Tensor? attn_mask, Tensor? alibi_slopes, "
+      "Tensor? dropout_seed, float dropout_p, float scale, int window_left, int window_right, "
+      "bool bottom_right, float softcap, bool deterministic) -> (Tensor out, Tensor lse)");
+  m.def(
+      "attention_bwd(Tensor grad_out, Tensor q, Tensor k, Tensor v, Tensor out, Tensor lse, "
+      "Tensor? attn_mask, Tensor? alibi_slopes, Tensor? dropout_seed, float dropout_p, "
+      "float scale, int window_left, int window_right, bool bottom_right, float softcap, "
+      "bool deterministic) -> (Tensor grad_q, Tensor grad_k, Tensor grad_v)");
+  // Packed varlen attention on q (Tq, Hq, D), k and v (Tk, Hkv, D) with int32 prefix sums
+  // cu_seqlens (B + 1). Returns out (like q) and lse (Hq, Tq) fp32.
+  m.def(
+      "attention_varlen_fwd(Tensor q, Tensor k, Tensor v, Tensor cu_seqlens_q, "
+      "Tensor cu_seqlens_k, int max_seqlen_q, int max_seqlen_k, Tensor? alibi_slopes, "
+      "Tensor? dropout_seed, float dropout_p, float scale, int window_left, int window_right, "
+      "bool bottom_right, float softcap, bool deterministic) -> (Tensor out, Tensor lse)");
+  m.def(
+      "attention_varlen_bwd(Tensor grad_out, Tensor q, Tensor k, Tensor v, Tensor out, "
+      "Tensor lse, Tensor cu_seqlens_q, Tensor cu_seqlens_k, int max_seqlen_q, "
+      "int max_seqlen_k, Tensor? alibi_slopes, Tensor? dropout_seed, float dropout_p, "
+      "float scale, int window_left, int window_right, bool bottom_right, float softcap, "
+      "bool deterministic) -> (Tensor grad_q, Tensor grad_k, Tensor grad_v)");
+  // The CPU backend's dropout keep-mask (B, H, Sq, Sk) for a seed, materialized for tests.
+  m.def(
+      "cpu_dropout_keep_mask(Tensor dropout_seed, int batch, int heads, int seqlen_q, "
+      "int seqlen_k, float dropout_p) -> Tensor");
+}
+
+// `import flash_ext._C` loads this library, which registers the ops above. The constants tell
+// Python what was compiled in.
+PyMODINIT_FUNC PyInit__C() {
+  static PyModuleDef module = {PyModuleDef_HEAD_INIT, "_C", "flash_ext kernels", -1, nullptr};
+  PyObject* m = PyModule_Create(&module);
+  if (m == nullptr) return nullptr;
+#ifdef FLASH_EXT_CPU_AVX2
+  PyModule_AddStringConstant(m, "cpu_isa", "avx2");
+#else
+  PyModule_AddStringConstant(m, "cpu_isa", "generic");
+#endif
+#ifdef FLASH_EXT_CUDA_BACKENDS  // colon-separated names, e.g. flash:mem_eff
+#define FLASH_EXT_STRINGIFY(x) #x
+#define FLASH_EXT_TO_STRING(x) FLASH_EXT_STRINGIFY(x)
+  PyModule_AddStringConstant(m, "cuda_backends", FLASH_EXT_TO_STRING(FLASH_EXT_CUDA_BACKENDS));
+#else
+  PyModule_AddStringConstant(m, "cuda_backends", "");
+#endif
+  return m;
+}

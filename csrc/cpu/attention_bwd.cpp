@@ -1,0 +1,248 @@
+// CPU flash-attention backward. One work item per (sequence, kv head), computed by one thread
+// in a fixed order, so dK / dV (summed over the kv head's group of q heads) and dQ need no
+// atomics and are bitwise reproducible. For each q head, key block j and query block i:
+//   S = (scale Q) K^T -> modifiers / window -> P = exp(S - lse)
+//   dP = dO V^T (dropout: times keep / (1 - p)),  dS = P (dP - rowsum(dO O)) (softcap: (1 - t^2))
+//   dV_j += P_drop^T dO,  dK_j += dS^T (scale Q),  dQ_i += dS K  (dQ times scale at the end)
+// all through the packed-panel GEMM, accumulating in fp32 workspace.
+#include "dropout_tile.h"
+#include "gemm.h"
+#include "mask.h"
+#include "params.h"
+#include "scratch.h"
+#include "score_mod.h"
+#include "seqlen.h"
+#include "tile_scheduler.h"
+#include "vec_utils.h"
+
+#include <c10/util/BFloat16.h>
+#include <c10/util/Half.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+namespace flash_ext::cpu {
+namespace {
+
+// Query rows and keys per step: multiples of the 6-row micro tile and of the 16-wide panel.
+constexpr int64_t kBlockM = 48;
+constexpr int64_t kBlockN = 48;
+
+struct BackwardScratch {
+  Scratch scratch;
+  int64_t k_panel_stride;  // floats between the column panels of `k`
+  float* k_t;          // [keys / 16][head_dim][16]: B of S = Q K^T
+  float* v_t;          // [keys / 16][head_dim][16]: B of dP = dO V^T
+  float* k;            // [head_dim / 16][keys][16]: B of dQ += dS K
+  float* dk;           // [keys][ld]: fp32 accumulators of the kv head
+  float* dv;           // [keys][ld]
+  float* dq;           // [queries][ld] of the current q head
+  float* delta;        // [queries]: rowsum(dO * O)
+  float* q;            // [kBlockM][head_dim]: scale * Q rows
+  float* q_panels;     // [head_dim / 16][kBlockM][16]: B of dK += dS^T Q
+  float* dout;         // [kBlockM][head_dim]
+  float* dout_panels;  // [head_dim / 16][kBlockM][16]: B of dV += P^T dO
+  float* p;            // [kBlockM][kBlockN]: probabilities
+  float* ds;           // [kBlockM][kBlockN]: dP, then dS
+  float* p_drop;       // [kBlockM][kBlockN]: dropped, rescaled P (dropout only)
+  float* dtanh;        // [kBlockM][kBlockN]: softcap's 1 - tanh^2 (softcap only)
+
+  BackwardScratch(int64_t queries, int64_t keys_max, int64_t head_dim)
+      : scratch(footprint(queries, keys_max, head_dim)) {
+    const int64_t keys = round_up(keys_max, kPanelWidth);
+    const int64_t ld = round_up(head_dim, kPanelWidth);
+    k_panel_stride = keys * kPanelWidth;
+    k_t = scratch.take(keys * head_dim);
+    v_t = scratch.take(keys * head_dim);
+    k = scratch.take(keys * ld);
+    dk = scratch.take(keys * ld);
+    dv = scratch.take(keys * ld);
+    dq = scratch.take(queries * ld);
+    delta = scratch.take(queries);
+    q = scratch.take(kBlockM * head_dim);
+    q_panels = scratch.take(kBlockM * ld);
+    dout = scratch.take(kBlockM * head_dim);
+    dout_panels = scratch.take(kBlockM * ld);
+    p = scratch.take(kBlockM * kBlockN);
+    ds = scratch.take(kBlockM * kBlockN);
+    p_drop = scratch.take(kBlockM * kBlockN);
+    dtanh = scratch.take(kBlockM * kBlockN);
+  }
+
+  static int64_t footprint(int64_t queries, int64_t keys_max, int64_t head_dim) {
+    const int64_t keys = round_up(keys_max, kPanelWidth);
+    const int64_t ld = round_up(head_dim, kPanelWidth);
+    return 2 * Scratch::footprint(keys * head_dim) + 3 * Scratch::footprint(keys * ld) +
+           Scratch::footprint(queries * ld) + Scratch::footprint(queries) +
+           2 * Scratch::footprint(kBlockM * head_dim) + 2 * Scratch::footprint(kBlockM * ld) +
+           4 * Scratch::footprint(kBlockM * kBlockN);
+  }
+};
+
+// Loads query rows [i0, i0 + rows) of head h as fp32 rows (times `scale`) and as B panels.
+template <typename T>
+void load_query_rows(const T* src, const RowStrides& strides, const SeqLen& seq, int64_t h,
+                     int64_t i0, int64_t rows, int64_t head_dim, float scale, float* dst_rows,
+                     float* dst_panels) {
+  for (int64_t r = 0; r < rows; ++r) {
+    convert_row(src + seq.q_offset(strides, h, i0 + r), dst_rows + r * head_dim, head_dim, scale);
+  }
+  pack_b_panels(dst_rows, head_dim, 1, rows, head_dim, 1.f, dst_panels, kBlockM * kPanelWidth);
+}
+
+// One (key block, query block) step of q head h: recompute P, form dS, accumulate dV, dK, dQ.
+template <typename T>
+void backward_step(const AttentionParams& p, const AttentionGradParams& g, const SeqLen& seq,
+                   int64_t h, const VisibleKeys& visible, const ScoreMod& mod,
+                   const DropoutTile& dropout, int64_t i0, int64_t rows, int64_t j0, int64_t cols,
+                   BackwardScratch& ws) {
+  const int64_t d = p.head_dim;
+  const int64_t ld = round_up(d, kPanelWidth);
+  load_query_rows(static_cast<const T*>(p.q), p.q_strides, seq, h, i0, rows, d, p.scale, ws.q,
+                  ws.q_panels);
+  load_query_rows(static_cast<const T*>(g.grad_out), g.grad_out_strides, seq, h, i0, rows, d,
+                  1.f, ws.dout, ws.dout_panels);
+
+  const float* k_t_block = ws.k_t + (j0 / kPanelWidth) * d * kPanelWidth;
+  gemm<false>(rows, cols, d, ws.q, d, k_t_block, d * kPanelWidth, ws.p, kBlockN, false);
+  const bool softcap = mod.softcap > 0.f;
+  if (mod.active()) {
+    mod.apply(ws.p, kBlockN, i0, rows, j0, cols, softcap ? ws.dtanh : nullptr);
+  }
+  if (!visible.all_visible(i0, i0 + rows, j0, j0 + cols)) {
+    visible.hide(ws.p, kBlockN, i0, rows, j0, cols);
+  }
+  for (int64_t r = 0; r < rows; ++r) {
+    const float lse = p.lse[seq.q_offset(p.lse_strides, h, i0 + r)];
+    float* p_row = ws.p + r * kBlockN;
+    if (lse == kNegInf) {
+      std::fill(p_row, p_row + cols, 0.f);
+    } else {
+      exp_row(p_row, cols, lse);
+    }
+  }
+
+  const float* v_t_block = ws.v_t + (j0 / kPanelWidth) * d * kPanelWidth;
+  gemm<false>(rows, cols, d, ws.dout, d, v_t_block, d * kPanelWidth, ws.ds, kBlockN, false);
+  const float* p_used = ws.p;
+  if (dropout.enabled) {
+    for (int64_t r = 0; r < rows; ++r) {
+      dropout.drop_row_grad(ws.p + r * kBlockN, ws.p_drop + r * kBlockN, ws.ds + r * kBlockN,
+                            i0 + r, j0, cols);
+    }
+    p_used = ws.p_drop;
+  }
+  for (int64_t r = 0; r < rows; ++r) {
+    softmax_grad_row(ws.p + r * kBlockN, ws.ds + r * kBlockN, cols, ws.delta[i0 + r]);
+    if (softcap) {
+      mul_row(ws.ds + r * kBlockN, ws.dtanh + r * kBlockN, cols);
+    }
+  }
+
+  gemm<true>(cols, d, rows, p_used, kBlockN, ws.dout_panels, kBlockM * kPanelWidth,
+             ws.dv + j0 * ld, ld, true);
+  gemm<true>(cols, d, rows, ws.ds, kBlockN, ws.q_panels, kBlockM * kPanelWidth, ws.dk + j0 * ld,
+             ld, true);
+  gemm<false>(rows, d, cols, ws.ds, kBlockN, ws.k + j0 * kPanelWidth, ws.k_panel_stride,
+              ws.dq + i0 * ld, ld, true);
+}
+
+// Work item: kv head `kv_head` of sequence b with every q head of its group.
+template <typename T>
+void backward_kv_head(const AttentionParams& p, const AttentionGradParams& g, const SeqLen& seq,
+                      int64_t b, int64_t kv_head, BackwardScratch& ws) {
+  const int64_t d = p.head_dim;
+  const int64_t ld = round_up(d, kPanelWidth);
+  const int64_t sq = seq.seqlen_q;
+  const int64_t sk = seq.seqlen_k;
+  const int64_t group = p.heads_q / p.heads_kv;
+
+  const T* k = static_cast<const T*>(p.k) + seq.k_offset(p.k_strides, kv_head, 0);
+  const T* v = static_cast<const T*>(p.v) + seq.k_offset(p.v_strides, kv_head, 0);
+  pack_b_panels(k, 1, p.k_strides.row, d, sk, 1.f, ws.k_t, d * kPanelWidth);
+  pack_b_panels(v, 1, p.v_strides.row, d, sk, 1.f, ws.v_t, d * kPanelWidth);
+  pack_b_panels(k, p.k_strides.row, 1, sk, d, 1.f, ws.k, ws.k_panel_stride);
+  std::fill(ws.dk, ws.dk + sk * ld, 0.f);
+  std::fill(ws.dv, ws.dv + sk * ld, 0.f);
+
+  const VisibleKeys visible = visible_keys(p, seq);
+  for (int64_t h = kv_head * group; h < (kv_head + 1) * group; ++h) {
+    const T* out = static_cast<const T*>(p.out);
+    const T* dout = static_cast<const T*>(g.grad_out);
+    for (int64_t i = 0; i < sq; ++i) {
+      ws.delta[i] = dot_row(dout + seq.q_offset(g.grad_out_strides, h, i),
+                            out + seq.q_offset(p.out_strides, h, i), d);
+    }
+    std::fill(ws.dq, ws.dq + sq * ld, 0.f);
+    const ScoreMod mod = score_mod(p, seq, b, h);
+    const DropoutTile dropout = dropout_tile(p, b, h);
+    for (int64_t j0 = 0; j0 < sk; j0 += kBlockN) {
+      const int64_t cols = std::min(kBlockN, sk - j0);
+      const int64_t row_end = visible.row_end(j0 + cols);
+      for (int64_t i0 = visible.row_begin(j0); i0 < row_end; i0 += kBlockM) {
+        backward_step<T>(p, g, seq, h, visible, mod, dropout, i0, std::min(kBlockM, row_end - i0),
+                         j0, cols, ws);
+      }
+    }
+    T* grad_q = static_cast<T*>(g.grad_q);
+    for (int64_t i = 0; i < sq; ++i) {
+      store_row(ws.dq + i * ld, grad_q + seq.q_offset(g.grad_q_strides, h, i), d, p.scale);
+    }
+  }
+
+  T* grad_k = static_cast<T*>(g.grad_k);
+  T* grad_v = static_cast<T*>(g.grad_v);
+  for (int64_t j = 0; j < sk; ++j) {
+    store_row(ws.dk + j * ld, grad_k + seq.k_offset(g.grad_k_strides, kv_head, j), d, 1.f);
+    store_row(ws.dv + j * ld, grad_v + seq.k_offset(g.grad_v_strides, kv_head, j), d, 1.f);
+  }
+}
+
+template <typename T>
+void run_backward(const AttentionParams& p, const AttentionGradParams& g) {
+  std::vector<SeqLen> seqs(p.batch);
+  int64_t max_seqlen_q = 0;
+  int64_t max_seqlen_k = 0;
+  for (int64_t b = 0; b < p.batch; ++b) {
+    seqs[b] = seq_len(p, b);
+    max_seqlen_q = std::max(max_seqlen_q, seqs[b].seqlen_q);
+    max_seqlen_k = std::max(max_seqlen_k, seqs[b].seqlen_k);
+  }
+  // (batch, kv head) items, longest sequences first.
+  std::vector<int64_t> items(p.batch * p.heads_kv);
+  for (int64_t item = 0; item < static_cast<int64_t>(items.size()); ++item) {
+    items[item] = item;
+  }
+  auto cost = [&](int64_t item) {
+    const SeqLen& seq = seqs[item / p.heads_kv];
+    return seq.seqlen_q * seq.seqlen_k;
+  };
+  std::stable_sort(items.begin(), items.end(),
+                   [&](int64_t x, int64_t y) { return cost(x) > cost(y); });
+
+  for_each_item(
+      static_cast<int64_t>(items.size()),
+      [&] { return BackwardScratch(max_seqlen_q, max_seqlen_k, p.head_dim); },
+      [&](BackwardScratch& ws, int64_t index) {
+        const int64_t b = items[index] / p.heads_kv;
+        backward_kv_head<T>(p, g, seqs[b], b, items[index] % p.heads_kv, ws);
+      });
+}
+
+}  // namespace
+
+void attention_backward(const AttentionParams& params, const AttentionGradParams& grads) {
+  switch (params.dtype) {
+    case c10::ScalarType::Float:
+      return run_backward<float>(params, grads);
+    case c10::ScalarType::BFloat16:
+      return run_backward<c10::BFloat16>(params, grads);
+    case c10::ScalarType::Half:
+      return run_backward<c10::Half>(params, grads);
+    default:
+      TORCH_CHECK(false, "flash_ext cpu attention: unsupported dtype ", params.dtype);
+  }
+}
+
+}  // namespace flash_ext::cpu

@@ -1,0 +1,282 @@
+// CPU flash-attention forward. K and V of each (batch, kv head) are packed once per call into
+// fp32 GEMM panels; then every (sequence, q head, block of kBlockM query rows) is one work item
+// that streams over its visible keys kBlockN at a time with the online softmax:
+//   S = (scale Q) K^T -> score modifiers / window -> P = exp(S - running max) -> O += P V,
+// and writes O / rowsum and the log-sum-exp at the end.
+#include "dropout_tile.h"
+#include "gemm.h"
+#include "mask.h"
+#include "params.h"
+#include "scratch.h"
+#include "score_mod.h"
+#include "seqlen.h"
+#include "tile_scheduler.h"
+#include "vec_utils.h"
+
+#include <ATen/Parallel.h>
+#include <c10/util/BFloat16.h>
+#include <c10/util/Half.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+namespace flash_ext::cpu {
+namespace {
+
+// Query rows per work item (8 micro tiles) and keys per online-softmax step; Zen3, 2 cores.
+constexpr int64_t kBlockM = 48;
+constexpr int64_t kBlockN = 128;
+// Keys per packing task of the K/V pre-pass.
+constexpr int64_t kPackKeys = 256;
+// fp32 floats of packed K/V held at once (64 MiB); longer calls go in chunks of kv heads.
+constexpr int64_t kPackedKVBudget = int64_t{16} << 20;
+
+// fp32 GEMM panels of one (batch, kv head): K^T as [seqlen_k / 16][head_dim][16] (B of
+// S = Q K^T), V as [head_dim / 16][round_up(seqlen_k, 16)][16] (B of O += P V).
+struct PackedKV {
+  float* k_t = nullptr;
+  float* v = nullptr;
+  int64_t v_panel_stride = 0;
+};
+
+inline int64_t packed_kv_floats(int64_t seqlen_k, int64_t head_dim) {
+  const int64_t keys = round_up(seqlen_k, kPanelWidth);
+  return keys * head_dim + keys * round_up(head_dim, kPanelWidth);
+}
+
+inline PackedKV packed_kv_at(float* base, int64_t seqlen_k, int64_t head_dim) {
+  const int64_t keys = round_up(seqlen_k, kPanelWidth);
+  return PackedKV{base, base + keys * head_dim, keys * kPanelWidth};
+}
+
+// Packs keys [j0, j1) (j0 a multiple of kPanelWidth) of kv head `kv_head` into `kv`.
+template <typename T>
+void pack_kv_keys(const AttentionParams& p, const SeqLen& seq, int64_t kv_head, int64_t j0,
+                  int64_t j1, const PackedKV& kv) {
+  const int64_t d = p.head_dim;
+  const T* k = static_cast<const T*>(p.k) + seq.k_offset(p.k_strides, kv_head, j0);
+  const T* v = static_cast<const T*>(p.v) + seq.k_offset(p.v_strides, kv_head, j0);
+  pack_b_panels(k, 1, p.k_strides.row, d, j1 - j0, 1.f, kv.k_t + (j0 / kPanelWidth) * d * kPanelWidth,
+                d * kPanelWidth);
+  pack_b_panels(v, p.v_strides.row, 1, j1 - j0, d, 1.f, kv.v + j0 * kPanelWidth,
+                kv.v_panel_stride);
+}
+
+struct ForwardScratch {
+  Scratch scratch;
+  float* q;        // [kBlockM][head_dim], pre-scaled
+  float* s;        // [kBlockM][kBlockN] scores, then probabilities
+  float* acc;      // [kBlockM][round_up(head_dim, 16)] unnormalized output
+  float* row_max;  // [kBlockM]
+  float* row_sum;  // [kBlockM]
+
+  explicit ForwardScratch(int64_t head_dim)
+      : scratch(Scratch::footprint(kBlockM * head_dim) + Scratch::footprint(kBlockM * kBlockN) +
+                Scratch::footprint(kBlockM * round_up(head_dim, kPanelWidth)) +
+                2 * Scratch::footprint(kBlockM)),
+        q(scratch.take(kBlockM * head_dim)),
+        s(scratch.take(kBlockM * kBlockN)),
+        acc(scratch.take(kBlockM * round_up(head_dim, kPanelWidth))),
+        row_max(scratch.take(kBlockM)),
+        row_sum(scratch.take(kBlockM)) {}
+};
+
+// Online-softmax step for `rows` rows of the score tile s (row stride kBlockN, `cols` keys):
+// turns scores into exp(s - new running max), updates row_max / row_sum and rescales the
+// accumulated output rows when their max grew. A row whose scores are all -inf so far keeps
+// max -inf and contributes zeros.
+inline void online_softmax(float* s, int64_t rows, int64_t cols, float* row_max, float* row_sum,
+                           float* acc, int64_t ld_acc, int64_t head_dim, bool first_block) {
+  for (int64_t r = 0; r < rows; ++r) {
+    float* s_row = s + r * kBlockN;
+    const float max_old = row_max[r];
+    const float max_new = std::max(max_old, max_row(s_row, cols));
+    if (max_new == kNegInf) {
+      std::fill(s_row, s_row + cols, 0.f);
+      continue;
+    }
+    const float block_sum = exp_sum_row(s_row, cols, max_new);
+    const float correction = max_old == kNegInf ? 0.f : std::exp(max_old - max_new);
+    row_sum[r] = row_sum[r] * correction + block_sum;
+    row_max[r] = max_new;
+    if (!first_block && correction != 1.f) {
+      scale_row(acc + r * ld_acc, head_dim, correction);
+    }
+  }
+}
+
+// Epilogue: out = acc / row_sum (times the dropout rescale), lse = max + log(row_sum); rows
+// that saw no key get zeros and -inf.
+template <typename T>
+void store_output(const AttentionParams& p, const SeqLen& seq, int64_t h, int64_t i0,
+                  int64_t rows, const ForwardScratch& ws, float keep_scale) {
+  const int64_t d = p.head_dim;
+  const int64_t ld_acc = round_up(d, kPanelWidth);
+  T* out = static_cast<T*>(p.out);
+  for (int64_t r = 0; r < rows; ++r) {
+    T* out_row = out + seq.q_offset(p.out_strides, h, i0 + r);
+    float* lse = p.lse + seq.q_offset(p.lse_strides, h, i0 + r);
+    const float sum = ws.row_sum[r];
+    if (sum > 0.f) {
+      store_row(ws.acc + r * ld_acc, out_row, d, keep_scale / sum);
+      *lse = ws.row_max[r] + std::log(sum);
+    } else {
+      std::fill(out_row, out_row + d, T(0.f));
+      *lse = kNegInf;
+    }
+  }
+}
+
+// Mainloop of one work item: query rows [i0, i0 + kBlockM) of head h against the keys they see.
+template <typename T>
+void forward_block(const AttentionParams& p, const SeqLen& seq, int64_t b, int64_t h,
+                   int64_t m_block, const PackedKV& kv, ForwardScratch& ws) {
+  const int64_t d = p.head_dim;
+  const int64_t ld_acc = round_up(d, kPanelWidth);
+  const int64_t i0 = m_block * kBlockM;
+  const int64_t rows = std::min(kBlockM, seq.seqlen_q - i0);
+  const VisibleKeys visible = visible_keys(p, seq);
+  const ScoreMod mod = score_mod(p, seq, b, h);
+  const DropoutTile dropout = dropout_tile(p, b, h);
+
+  std::fill(ws.row_max, ws.row_max + rows, kNegInf);
+  std::fill(ws.row_sum, ws.row_sum + rows, 0.f);
+  // Keys seen by any row; starts on a panel boundary so K^T panels can be addressed directly.
+  const int64_t n_begin = visible.begin(i0) / kPanelWidth * kPanelWidth;
+  const int64_t n_end = visible.end(i0 + rows - 1);
+
+  if (n_begin < n_end) {
+    const T* q = static_cast<const T*>(p.q);
+    for (int64_t r = 0; r < rows; ++r) {
+      convert_row(q + seq.q_offset(p.q_strides, h, i0 + r), ws.q + r * d, d, p.scale);
+    }
+  }
+  for (int64_t j0 = n_begin; j0 < n_end; j0 += kBlockN) {
+    const int64_t cols = std::min(kBlockN, n_end - j0);
+    gemm<false>(rows, cols, d, ws.q, d, kv.k_t + (j0 / kPanelWidth) * d * kPanelWidth,
+                d * kPanelWidth, ws.s, kBlockN, false);
+    if (mod.active()) {
+      mod.apply(ws.s, kBlockN, i0, rows, j0, cols, nullptr);
+    }
+    if (!visible.all_visible(i0, i0 + rows, j0, j0 + cols)) {
+      visible.hide(ws.s, kBlockN, i0, rows, j0, cols);
+    }
+    const bool first_block = j0 == n_begin;
+    online_softmax(ws.s, rows, cols, ws.row_max, ws.row_sum, ws.acc, ld_acc, d, first_block);
+    if (dropout.enabled) {
+      for (int64_t r = 0; r < rows; ++r) {
+        dropout.drop_row(ws.s + r * kBlockN, i0 + r, j0, cols);
+      }
+    }
+    gemm<false>(rows, d, cols, ws.s, kBlockN, kv.v + j0 * kPanelWidth, kv.v_panel_stride, ws.acc,
+                ld_acc, !first_block);
+  }
+  store_output<T>(p, seq, h, i0, rows, ws, dropout.keep_scale);
+}
+
+struct WorkItem {
+  int64_t batch;
+  int64_t head;
+  int64_t m_block;
+  int64_t cost;  // visible (query, key) pairs, for costliest-first ordering
+};
+
+template <typename T>
+void run_forward(const AttentionParams& p) {
+  const int64_t d = p.head_dim;
+  const int64_t group = p.heads_q / p.heads_kv;
+  std::vector<SeqLen> seqs(p.batch);
+  for (int64_t b = 0; b < p.batch; ++b) {
+    seqs[b] = seq_len(p, b);
+  }
+
+  // Chunks of consecutive (batch, kv head) pairs whose packed K/V fit the budget (at least one).
+  const int64_t num_pairs = p.batch * p.heads_kv;
+  std::vector<int64_t> pair_offset(num_pairs + 1, 0);
+  for (int64_t pair = 0; pair < num_pairs; ++pair) {
+    pair_offset[pair + 1] =
+        pair_offset[pair] + packed_kv_floats(seqs[pair / p.heads_kv].seqlen_k, d);
+  }
+  std::vector<int64_t> chunk_begin{0};
+  for (int64_t pair = 1; pair < num_pairs; ++pair) {
+    if (pair_offset[pair + 1] - pair_offset[chunk_begin.back()] > kPackedKVBudget) {
+      chunk_begin.push_back(pair);
+    }
+  }
+  chunk_begin.push_back(num_pairs);
+  int64_t max_chunk_floats = 0;
+  for (size_t chunk = 0; chunk + 1 < chunk_begin.size(); ++chunk) {
+    max_chunk_floats = std::max(
+        max_chunk_floats, pair_offset[chunk_begin[chunk + 1]] - pair_offset[chunk_begin[chunk]]);
+  }
+  Scratch packed(max_chunk_floats);
+  float* packed_base = packed.take(max_chunk_floats);
+
+  for (size_t chunk = 0; chunk + 1 < chunk_begin.size(); ++chunk) {
+    const int64_t pair0 = chunk_begin[chunk];
+    const int64_t pair1 = chunk_begin[chunk + 1];
+    auto kv_of_pair = [&](int64_t pair) {
+      return packed_kv_at(packed_base + pair_offset[pair] - pair_offset[pair0],
+                          seqs[pair / p.heads_kv].seqlen_k, d);
+    };
+
+    // Pre-pass: pack K and V of the chunk, kPackKeys keys per task.
+    std::vector<std::pair<int64_t, int64_t>> pack_tasks;  // (pair, first key)
+    for (int64_t pair = pair0; pair < pair1; ++pair) {
+      for (int64_t j0 = 0; j0 < seqs[pair / p.heads_kv].seqlen_k; j0 += kPackKeys) {
+        pack_tasks.emplace_back(pair, j0);
+      }
+    }
+    at::parallel_for(0, static_cast<int64_t>(pack_tasks.size()), 1, [&](int64_t begin, int64_t end) {
+      for (int64_t t = begin; t < end; ++t) {
+        const auto [pair, j0] = pack_tasks[t];
+        const SeqLen& seq = seqs[pair / p.heads_kv];
+        pack_kv_keys<T>(p, seq, pair % p.heads_kv, j0, std::min(j0 + kPackKeys, seq.seqlen_k),
+                        kv_of_pair(pair));
+      }
+    });
+
+    std::vector<WorkItem> items;
+    for (int64_t pair = pair0; pair < pair1; ++pair) {
+      const int64_t b = pair / p.heads_kv;
+      const VisibleKeys visible = visible_keys(p, seqs[b]);
+      for (int64_t m_block = 0; m_block * kBlockM < seqs[b].seqlen_q; ++m_block) {
+        const int64_t i0 = m_block * kBlockM;
+        const int64_t i1 = std::min(i0 + kBlockM, seqs[b].seqlen_q);
+        const int64_t keys = std::max<int64_t>(visible.end(i1 - 1) - visible.begin(i0), 0);
+        for (int64_t g = 0; g < group; ++g) {
+          items.push_back({b, (pair % p.heads_kv) * group + g, m_block, (i1 - i0) * (keys + d)});
+        }
+      }
+    }
+    std::stable_sort(items.begin(), items.end(),
+                     [](const WorkItem& x, const WorkItem& y) { return x.cost > y.cost; });
+
+    for_each_item(
+        static_cast<int64_t>(items.size()), [&] { return ForwardScratch(d); },
+        [&](ForwardScratch& ws, int64_t index) {
+          const WorkItem& item = items[index];
+          forward_block<T>(p, seqs[item.batch], item.batch, item.head, item.m_block,
+                           kv_of_pair(item.batch * p.heads_kv + item.head / group), ws);
+        });
+  }
+}
+
+}  // namespace
+
+void attention_forward(const AttentionParams& params) {
+  switch (params.dtype) {
+    case c10::ScalarType::Float:
+      return run_forward<float>(params);
+    case c10::ScalarType::BFloat16:
+      return run_forward<c10::BFloat16>(params);
+    case c10::ScalarType::Half:
+      return run_forward<c10::Half>(params);
+    default:
+      TORCH_CHECK(false, "flash_ext cpu attention: unsupported dtype ", params.dtype);
+  }
+}
+
+}  // namespace flash_ext::cpu

@@ -1,0 +1,169 @@
+// Fused fp32 row helpers for the CPU attention kernels, on ATen's Vectorized<float>: loads and
+// stores that convert from/to the input dtype, and the max / exp / sum passes of the softmax.
+// Every helper has a scalar tail, so any row length works, vectorized or not (generic at::vec).
+#pragma once
+
+#include <ATen/cpu/vec/functional.h>
+#include <ATen/cpu/vec/vec.h>
+#include <c10/util/BFloat16.h>
+#include <c10/util/Half.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+namespace flash_ext::cpu {
+
+using Vec = at::vec::Vectorized<float>;
+constexpr int64_t kVecSize = Vec::size();
+constexpr float kNegInf = -std::numeric_limits<float>::infinity();
+
+// kVecSize consecutive elements of `src` as fp32.
+template <typename T>
+inline Vec load_float(const T* src) {
+  if constexpr (std::is_same_v<T, float>) {
+    return Vec::loadu(src);
+  } else {
+    Vec out;
+    at::vec::load_to_float<T>(src, out);
+    return out;
+  }
+}
+
+// Stores kVecSize fp32 lanes into `dst` in its dtype (round to nearest even).
+template <typename T>
+inline void store_float(T* dst, const Vec& value) {
+  if constexpr (std::is_same_v<T, float>) {
+    value.store(dst);
+  } else {
+    at::vec::convert_from_float<T>(value, value).store(dst, kVecSize);
+  }
+}
+
+// dst[i] = scale * float(src[i]), i < n.
+template <typename T>
+inline void convert_row(const T* src, float* dst, int64_t n, float scale) {
+  const Vec scale_vec(scale);
+  int64_t i = 0;
+  for (; i + kVecSize <= n; i += kVecSize) {
+    (load_float(src + i) * scale_vec).store(dst + i);
+  }
+  for (; i < n; ++i) {
+    dst[i] = scale * static_cast<float>(src[i]);
+  }
+}
+
+// dst[i] = T(scale * src[i]), i < n.
+template <typename T>
+inline void store_row(const float* src, T* dst, int64_t n, float scale) {
+  const Vec scale_vec(scale);
+  int64_t i = 0;
+  for (; i + kVecSize <= n; i += kVecSize) {
+    store_float(dst + i, Vec::loadu(src + i) * scale_vec);
+  }
+  for (; i < n; ++i) {
+    dst[i] = static_cast<T>(scale * src[i]);
+  }
+}
+
+template <typename T>
+inline void fill_row(T* dst, int64_t n, T value) {
+  std::fill(dst, dst + n, value);
+}
+
+inline void scale_row(float* x, int64_t n, float scale) {
+  const Vec scale_vec(scale);
+  int64_t i = 0;
+  for (; i + kVecSize <= n; i += kVecSize) {
+    (Vec::loadu(x + i) * scale_vec).store(x + i);
+  }
+  for (; i < n; ++i) {
+    x[i] *= scale;
+  }
+}
+
+inline float max_row(const float* x, int64_t n) {
+  Vec max_vec(kNegInf);
+  int64_t i = 0;
+  for (; i + kVecSize <= n; i += kVecSize) {
+    max_vec = at::vec::maximum(max_vec, Vec::loadu(x + i));
+  }
+  float result = at::vec::vec_reduce_all<float>(
+      [](const Vec& a, const Vec& b) { return at::vec::maximum(a, b); }, max_vec);
+  for (; i < n; ++i) {
+    result = std::max(result, x[i]);
+  }
+  return result;
+}
+
+// x[i] = exp(x[i] - shift) in place; returns the sum. `shift` must be finite (exp(-inf) = 0).
+inline float exp_sum_row(float* x, int64_t n, float shift) {
+  const Vec shift_vec(shift);
+  Vec sum_vec(0.f);
+  int64_t i = 0;
+  for (; i + kVecSize <= n; i += kVecSize) {
+    const Vec e = (Vec::loadu(x + i) - shift_vec).exp_u20();
+    sum_vec += e;
+    e.store(x + i);
+  }
+  float sum = at::vec::vec_reduce_all<float>(
+      [](const Vec& a, const Vec& b) { return a + b; }, sum_vec);
+  for (; i < n; ++i) {
+    x[i] = std::exp(x[i] - shift);
+    sum += x[i];
+  }
+  return sum;
+}
+
+// x[i] = exp(x[i] - shift) in place, for the backward's recomputed probabilities.
+inline void exp_row(float* x, int64_t n, float shift) {
+  const Vec shift_vec(shift);
+  int64_t i = 0;
+  for (; i + kVecSize <= n; i += kVecSize) {
+    (Vec::loadu(x + i) - shift_vec).exp_u20().store(x + i);
+  }
+  for (; i < n; ++i) {
+    x[i] = std::exp(x[i] - shift);
+  }
+}
+
+// sum_i float(a[i]) * float(b[i]) accumulated in fp32.
+template <typename T>
+inline float dot_row(const T* a, const T* b, int64_t n) {
+  Vec sum_vec(0.f);
+  int64_t i = 0;
+  for (; i + kVecSize <= n; i += kVecSize) {
+    sum_vec = at::vec::fmadd(load_float(a + i), load_float(b + i), sum_vec);
+  }
+  float sum = at::vec::vec_reduce_all<float>(
+      [](const Vec& x, const Vec& y) { return x + y; }, sum_vec);
+  for (; i < n; ++i) {
+    sum += static_cast<float>(a[i]) * static_cast<float>(b[i]);
+  }
+  return sum;
+}
+
+// ds[i] = p[i] * (dp[i] - delta), the softmax backward of one row, written over dp.
+inline void softmax_grad_row(const float* p, float* dp, int64_t n, float delta) {
+  const Vec delta_vec(delta);
+  int64_t i = 0;
+  for (; i + kVecSize <= n; i += kVecSize) {
+    (Vec::loadu(p + i) * (Vec::loadu(dp + i) - delta_vec)).store(dp + i);
+  }
+  for (; i < n; ++i) {
+    dp[i] = p[i] * (dp[i] - delta);
+  }
+}
+
+inline void mul_row(float* x, const float* y, int64_t n) {
+  int64_t i = 0;
+  for (; i + kVecSize <= n; i += kVecSize) {
+    (Vec::loadu(x + i) * Vec::loadu(y + i)).store(x + i);
+  }
+  for (; i < n; ++i) {
+    x[i] *= y[i];
+  }
+}
+
+}  // namespace flash_ext::cpu

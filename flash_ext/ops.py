@@ -1,0 +1,112 @@
+"""Loads the compiled ops (torch.ops.flash_ext.*) and registers their fake and autograd parts.
+
+The schemas and the CPU/CUDA implementations live in csrc/api; here each op gets a fake
+(meta) implementation for torch.compile and fake tensors, and the forward ops get autograd.
+"""
+
+from __future__ import annotations
+
+import torch
+from torch import Tensor
+
+from flash_ext import _C  # noqa: F401  (registers torch.ops.flash_ext)
+
+ops = torch.ops.flash_ext
+
+#: "avx2" or "generic": how the CPU kernels were compiled.
+CPU_ISA: str = _C.cpu_isa
+#: The CUDA backends this build compiled ("flash", "mem_eff"); empty without CUDA.
+CUDA_BACKENDS: frozenset[str] = frozenset(filter(None, _C.cuda_backends.split(":")))
+
+if CPU_ISA == "avx2" and torch.backends.cpu.get_cpu_capability() not in ("AVX2", "AVX512"):
+    raise ImportError(
+        "flash_ext was built with AVX2 CPU kernels but this CPU reports "
+        f"{torch.backends.cpu.get_cpu_capability()!r}; rebuild with FLASH_EXT_CPU_ISA=generic"
+    )
+
+
+# Fake implementations: output shapes, dtypes and strides as the real kernels give them.
+
+
+@torch.library.register_fake("flash_ext::attention_fwd")
+def _attention_fwd_fake(q, k, v, attn_mask, alibi_slopes, dropout_seed, dropout_p, scale,
+                        window_left, window_right, bottom_right, softcap, deterministic):
+    out = torch.empty_like(q if q.stride(-1) == 1 else q.contiguous())
+    lse = q.new_empty((q.shape[0], q.shape[1], q.shape[2]), dtype=torch.float32)
+    return out, lse
+
+
+@torch.library.register_fake("flash_ext::attention_varlen_fwd")
+def _attention_varlen_fwd_fake(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k,
+                               alibi_slopes, dropout_seed, dropout_p, scale, window_left,
+                               window_right, bottom_right, softcap, deterministic):
+    out = torch.empty_like(q if q.stride(-1) == 1 else q.contiguous())
+    lse = q.new_empty((q.shape[1], q.shape[0]), dtype=torch.float32)
+    return out, lse
+
+
+def _grads_like(q: Tensor, k: Tensor, v: Tensor) -> tuple[Tensor, Tensor, Tensor]:
+    return tuple(torch.empty_like(t if t.stride(-1) == 1 else t.contiguous()) for t in (q, k, v))
+
+
+@torch.library.register_fake("flash_ext::attention_bwd")
+def _attention_bwd_fake(grad_out, q, k, v, out, lse, *args):
+    return _grads_like(q, k, v)
+
+
+@torch.library.register_fake("flash_ext::attention_varlen_bwd")
+def _attention_varlen_bwd_fake(grad_out, q, k, v, out, lse, *args):
+    return _grads_like(q, k, v)
+
+
+@torch.library.register_fake("flash_ext::cpu_dropout_keep_mask")
+def _cpu_dropout_keep_mask_fake(dropout_seed, batch, heads, seqlen_q, seqlen_k, dropout_p):
+    return dropout_seed.new_empty((batch, heads, seqlen_q, seqlen_k), dtype=torch.bool)
+
+
+# Autograd: the backward ops recompute the probabilities from (q, k, lse) and replay dropout.
+# lse is an output for inspection only: it is marked non-differentiable, so a loss through it
+# raises instead of silently getting no gradient.
+
+
+def _setup_dense(ctx, inputs, output):
+    (q, k, v, attn_mask, alibi_slopes, dropout_seed, dropout_p, scale, window_left,
+     window_right, bottom_right, softcap, deterministic) = inputs
+    out, lse = output
+    ctx.save_for_backward(q, k, v, out, lse, attn_mask, alibi_slopes, dropout_seed)
+    ctx.options = (dropout_p, scale, window_left, window_right, bottom_right, softcap,
+                   deterministic)
+    ctx.mark_non_differentiable(lse)
+
+
+def _backward_dense(ctx, grad_out, grad_lse):
+    q, k, v, out, lse, attn_mask, alibi_slopes, dropout_seed = ctx.saved_tensors
+    dq, dk, dv = ops.attention_bwd(grad_out, q, k, v, out, lse, attn_mask, alibi_slopes,
+                                   dropout_seed, *ctx.options)
+    return (dq, dk, dv) + (None,) * 10
+
+
+def _setup_varlen(ctx, inputs, output):
+    (q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, alibi_slopes, dropout_seed,
+     dropout_p, scale, window_left, window_right, bottom_right, softcap, deterministic) = inputs
+    out, lse = output
+    ctx.save_for_backward(q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, alibi_slopes,
+                          dropout_seed)
+    ctx.options = (dropout_p, scale, window_left, window_right, bottom_right, softcap,
+                   deterministic)
+    ctx.max_seqlens = (max_seqlen_q, max_seqlen_k)
+    ctx.mark_non_differentiable(lse)
+
+
+def _backward_varlen(ctx, grad_out, grad_lse):
+    q, k, v, out, lse, cu_q, cu_k, alibi_slopes, dropout_seed = ctx.saved_tensors
+    dq, dk, dv = ops.attention_varlen_bwd(grad_out, q, k, v, out, lse, cu_q, cu_k,
+                                          *ctx.max_seqlens, alibi_slopes, dropout_seed,
+                                          *ctx.options)
+    return (dq, dk, dv) + (None,) * 13
+
+
+torch.library.register_autograd("flash_ext::attention_fwd", _backward_dense,
+                                setup_context=_setup_dense)
+torch.library.register_autograd("flash_ext::attention_varlen_fwd", _backward_varlen,
+                                setup_context=_setup_varlen)

@@ -1,0 +1,53 @@
+"""The FlashAttention test rule (DESIGN.md): a backend's output and gradients must satisfy
+|x - ref64| <= 2 * |ref_lowp - ref64| + eps (elementwise max), where ref64 is reference.py in
+float64 and ref_lowp the reference run in the input dtype."""
+
+from __future__ import annotations
+
+import torch
+
+EPS = {torch.float32: 1e-5, torch.bfloat16: 1e-3, torch.float16: 1e-4}
+
+
+def assert_rule(name: str, x: torch.Tensor, ref64: torch.Tensor, ref_lowp: torch.Tensor) -> None:
+    assert x.shape == ref64.shape, f"{name}: shape {tuple(x.shape)} != {tuple(ref64.shape)}"
+    x64, lowp64 = x.to(torch.float64), ref_lowp.to(torch.float64)
+    finite = torch.isfinite(ref64)
+    # -inf entries (lse of rows that see no key) must match exactly.
+    assert torch.equal(torch.isfinite(x64), finite), f"{name}: non-finite entries differ"
+    assert torch.equal(x64[~finite], ref64[~finite]), f"{name}: non-finite values differ"
+    if not finite.any():
+        return
+    err = (x64 - ref64)[finite].abs().max().item()
+    tol = 2 * (lowp64 - ref64)[finite].abs().max().item() + EPS[x.dtype if x.dtype in EPS else
+                                                               torch.float32]
+    assert err <= tol, f"{name}: max error {err:.3g} > tolerance {tol:.3g}"
+
+
+def leaves(*tensors: torch.Tensor) -> list[torch.Tensor]:
+    return [t.detach().clone().requires_grad_(True) for t in tensors]
+
+
+def check_against_reference(run, reference, inputs, grad: bool = True, lse: bool = True) -> None:
+    """run(*inputs) -> (out, lse) of the backend; reference(*inputs, compute_dtype) -> the same.
+
+    Compares out, lse and (with grad) the gradients of out . g for a random g.
+    """
+    x = leaves(*inputs)
+    out, out_lse = run(*x)
+    x64 = leaves(*(t.to(torch.float64) for t in inputs))
+    ref64, ref64_lse = reference(*x64, compute_dtype=torch.float64)
+    xl = leaves(*inputs)
+    ref_lowp, ref_lowp_lse = reference(*xl, compute_dtype=None)
+    assert out.dtype == inputs[0].dtype
+    assert_rule("out", out, ref64, ref_lowp)
+    if lse:
+        assert_rule("lse", out_lse, ref64_lse, ref_lowp_lse)
+    if not grad:
+        return
+    g = torch.randn_like(out)
+    grads = torch.autograd.grad(out, x, g)
+    grads64 = torch.autograd.grad(ref64, x64, g.to(torch.float64))
+    grads_lowp = torch.autograd.grad(ref_lowp, xl, g)
+    for name, a, b, c in zip("qkv", grads, grads64, grads_lowp):
+        assert_rule(f"d{name}", a, b, c)

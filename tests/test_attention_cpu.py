@@ -1,0 +1,169 @@
+"""The CPU backend against reference.py over the feature matrix: outputs, lse and gradients."""
+
+from __future__ import annotations
+
+import functools
+import itertools
+
+import pytest
+import torch
+from attention_check import check_against_reference
+
+import flash_ext
+from flash_ext.reference import attention_ref
+
+DTYPES = [torch.float32, torch.bfloat16, torch.float16]
+SEQLENS = [(1, 1), (17, 17), (113, 113), (17, 113), (113, 17), (1, 64)]
+HEAD_DIMS = [8, 40, 72, 96, 136, 256]
+
+
+def qkv(batch, heads_q, heads_kv, seqlen_q, seqlen_k, head_dim, dtype):
+    q = torch.randn(batch, heads_q, seqlen_q, head_dim, dtype=dtype)
+    k = torch.randn(batch, heads_kv, seqlen_k, head_dim, dtype=dtype)
+    v = torch.randn(batch, heads_kv, seqlen_k, head_dim, dtype=dtype)
+    return q, k, v
+
+
+def check(inputs, grad=True, bottom_right=False, is_causal=False, window_size=(-1, -1),
+          **kwargs):
+    """flash_ext.attention(backend="cpu") against the reference with the same arguments."""
+    enable_gqa = inputs[0].shape[1] != inputs[1].shape[1]
+    window = (window_size[0], 0) if is_causal else window_size
+
+    def run(q, k, v):
+        return flash_ext.attention(q, k, v, is_causal=is_causal, window_size=window_size,
+                                   enable_gqa=enable_gqa, return_lse=True, backend="cpu",
+                                   **kwargs)
+
+    reference = functools.partial(attention_ref, window_size=window, bottom_right=bottom_right,
+                                  **kwargs)
+    check_against_reference(run, reference, inputs, grad=grad)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("seqlens", SEQLENS)
+@pytest.mark.parametrize("is_causal", [False, True])
+def test_sizes(dtype, seqlens, is_causal):
+    head_dim = HEAD_DIMS[SEQLENS.index(seqlens)]
+    check(qkv(2, 3, 3, *seqlens, head_dim, dtype), is_causal=is_causal)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("head_dim", HEAD_DIMS)
+def test_head_dims(dtype, head_dim):
+    check(qkv(1, 2, 2, 33, 47, head_dim, dtype), is_causal=head_dim % 16 == 8)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("heads", [(8, 2), (6, 1), (4, 4)])
+@pytest.mark.parametrize("is_causal", [False, True])
+def test_gqa(dtype, heads, is_causal):
+    check(qkv(2, *heads, 29, 41, 64, dtype), is_causal=is_causal)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("window_size", [(8, 0), (5, 3), (-1, 4), (0, 0), (16, -1)])
+@pytest.mark.parametrize("seqlens", [(50, 50), (20, 70), (70, 20)])
+def test_window(dtype, window_size, seqlens):
+    check(qkv(1, 2, 2, *seqlens, 32, dtype), window_size=window_size)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("slopes_shape", ["heads", "batch_heads"])
+@pytest.mark.parametrize("is_causal", [False, True])
+def test_alibi(dtype, slopes_shape, is_causal):
+    inputs = qkv(2, 4, 2, 37, 53, 64, dtype)
+    shape = (4,) if slopes_shape == "heads" else (2, 4)
+    slopes = torch.rand(shape, dtype=torch.float32) * 0.5
+    check(inputs, alibi_slopes=slopes, is_causal=is_causal)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("softcap", [5.0, 30.0])
+def test_softcap(dtype, softcap):
+    q, k, v = qkv(2, 2, 2, 40, 40, 64, dtype)
+    check((q * 3, k * 3, v), softcap=softcap, is_causal=True)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_scale(dtype):
+    check(qkv(1, 2, 2, 31, 31, 40, dtype), scale=0.3)
+
+
+MASK_SHAPES = [(31, 45), (1, 1, 31, 45), (2, 1, 31, 45), (2, 3, 31, 45), (1, 3, 1, 45), (45,),
+               (2, 3, 31, 1)]
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("mask_shape", MASK_SHAPES)
+@pytest.mark.parametrize("kind", ["bool", "additive", "float32"])
+def test_attn_mask(dtype, mask_shape, kind):
+    inputs = qkv(2, 3, 3, 31, 45, 64, dtype)
+    if kind == "bool":
+        mask = torch.rand(mask_shape) > 0.3
+    else:
+        mask = torch.randn(mask_shape, dtype=dtype if kind == "additive" else torch.float32)
+    check(inputs, attn_mask=mask)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_mask_with_causal_and_alibi(dtype):
+    inputs = qkv(2, 4, 2, 30, 30, 48, dtype)
+    mask = torch.randn(2, 1, 30, 30, dtype=dtype)
+    check(inputs, attn_mask=mask, is_causal=True, alibi_slopes=torch.rand(4) * 0.3, softcap=20.0)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("how", ["bool", "additive_inf", "window"])
+def test_rows_with_no_visible_key(dtype, how):
+    """Zeros out, lse = -inf, zero gradients; never NaN."""
+    q, k, v = qkv(2, 2, 2, 24, 16, 32, dtype)
+    if how == "bool":
+        mask = torch.rand(2, 2, 24, 16) > 0.5
+        mask[:, :, ::3] = False
+        kwargs = {"attn_mask": mask}
+    elif how == "additive_inf":
+        mask = torch.randn(24, 16, dtype=dtype)
+        mask[5:9] = float("-inf")
+        kwargs = {"attn_mask": mask}
+    else:  # keys j in [i - 2, i]: rows 18.. see none of the 16 keys
+        kwargs = {"window_size": (2, 0)}
+    out, lse = flash_ext.attention(q, k, v, return_lse=True, backend="cpu", **kwargs)
+    assert not out.isnan().any() and not lse.isnan().any()
+    assert (lse == float("-inf")).any(), "the case must contain rows that see no key"
+    assert (out[lse == float("-inf")] == 0).all()
+    check((q, k, v), **kwargs)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_non_contiguous(dtype):
+    base = torch.randn(2, 40, 3, 3, 64, dtype=dtype)  # (B, S, {q,k,v}, H, D)
+    q, k, v = (base[:, :, i].transpose(1, 2) for i in range(3))
+    check((q, k, v), is_causal=True)
+    wide = torch.randn(2, 3, 40, 128, dtype=dtype)
+    check((wide[..., ::2], wide[..., 1::2], wide[..., :64]))
+
+
+def test_batch_of_many():
+    check(qkv(9, 1, 1, 7, 9, 16, torch.float32), is_causal=True)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_matches_sdpa(dtype):
+    """Drop-in for torch's SDPA on inputs both accept."""
+    q, k, v = qkv(2, 4, 4, 64, 80, 64, dtype)
+    mask = torch.randn(2, 1, 64, 80, dtype=dtype)
+    for kwargs in ({}, {"is_causal": True}, {"attn_mask": mask}, {"scale": 0.2}):
+        ours = flash_ext.attention(q, k, v, **kwargs)
+        theirs = torch.nn.functional.scaled_dot_product_attention(q, k, v, **kwargs)
+        ref64 = attention_ref(q.double(), k.double(), v.double(),
+                              is_causal=kwargs.get("is_causal", False),
+                              attn_mask=kwargs.get("attn_mask"), scale=kwargs.get("scale"))[0]
+        tol = 2 * (theirs.double() - ref64).abs().max().item() + 1e-5
+        assert (ours.double() - ref64).abs().max().item() <= tol
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
+def test_lse_and_causal_combinations(dtype):
+    for seqlens, window in itertools.product([(64, 64), (32, 96)], [(-1, -1), (16, 16)]):
+        check(qkv(1, 2, 2, *seqlens, 32, dtype), window_size=window, grad=False)
