@@ -167,3 +167,13 @@ def test_matches_sdpa(dtype):
 def test_lse_and_causal_combinations(dtype):
     for seqlens, window in itertools.product([(64, 64), (32, 96)], [(-1, -1), (16, 16)]):
         check(qkv(1, 2, 2, *seqlens, 32, dtype), window_size=window, grad=False)
+
+
+def test_backward_is_deterministic():
+    q, k, v = (t.requires_grad_(True) for t in qkv(2, 8, 2, 150, 150, 64, torch.bfloat16))
+    runs = []
+    for _ in range(2):
+        out = flash_ext.attention(q, k, v, is_causal=True, enable_gqa=True, deterministic=True)
+        runs.append(torch.autograd.grad(out.float().square().sum(), (q, k, v)))
+    for a, b in zip(*runs):
+        assert torch.equal(a, b)
