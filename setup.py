@@ -59,16 +59,23 @@ def cuda_backends() -> str:
 
 def extension():
     isa = cpu_isa()
-    cxx = ["-O3", "-fvisibility=hidden"]
+    cxx = ["-O3"]
     macros = []
     if isa == "avx2":
         cxx += ["-mavx2", "-mfma", "-mf16c"]
         macros += [("CPU_CAPABILITY", "AVX2"), ("CPU_CAPABILITY_AVX2", None),
                    ("FLASH_EXT_CPU_AVX2", None)]
+    # Some toolchains (the GPU machine's /opt/gcc) link libstdc++ statically by default; a
+    # second libstdc++ beside torch's crashes in iostream (c10::str). Link torch's shared one.
+    link = ["-l:libstdc++.so.6"] if platform.system() == "Linux" else []
+    if "OpenMP" in torch.__config__.parallel_info():
+        # at::parallel_for is inline OpenMP in such builds: without the flag it runs one thread.
+        cxx.append("-fopenmp")
+        link.append("-fopenmp")
     src = sources("csrc/api/*.cpp") + sources("csrc/cpu/*.cpp")
     if not build_cuda():
         return CppExtension("flash_ext._C", src, extra_compile_args={"cxx": cxx},
-                            define_macros=macros)
+                            extra_link_args=link, define_macros=macros)
     nvcc = ["-O3", "--expt-relaxed-constexpr", "--use_fast_math",
             "-U__CUDA_NO_HALF_OPERATORS__", "-U__CUDA_NO_HALF_CONVERSIONS__",
             "-U__CUDA_NO_HALF2_OPERATORS__", "-U__CUDA_NO_BFLOAT16_CONVERSIONS__"]
@@ -80,6 +87,7 @@ def extension():
         src + sources("csrc/api/cuda/*.cpp") + cuda_sources(),
         include_dirs=[str(ROOT / "third_party/cutlass/include"), str(ROOT / "csrc")],
         extra_compile_args={"cxx": cxx, "nvcc": nvcc},
+        extra_link_args=link,
         define_macros=macros + [("FLASH_EXT_CUDA_BACKENDS", cuda_backends())],
     )
 

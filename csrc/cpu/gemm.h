@@ -42,59 +42,79 @@ void pack_b_panels(const T* src, int64_t k_stride, int64_t n_stride, int64_t k_s
         }
       }
     } else {
-      // Columns of B are contiguous (B = X^T): convert each column a vector at a time and
-      // scatter it down the panel.
-      for (int64_t n = 0; n < kPanelWidth; ++n) {
-        if (n >= width) {
-          for (int64_t k = 0; k < k_size; ++k) {
-            panel[k * kPanelWidth + n] = 0.f;
-          }
-          continue;
-        }
-        const T* column = src + (n0 + n) * n_stride;
-        int64_t k = 0;
-        if (k_stride == 1) {
-          alignas(64) float lanes[kVecSize];
-          for (; k + kVecSize <= k_size; k += kVecSize) {
-            (load_float(column + k) * Vec(scale)).store(lanes);
-            for (int64_t l = 0; l < kVecSize; ++l) {
-              panel[(k + l) * kPanelWidth + n] = lanes[l];
+      // Columns of B are contiguous (B = X^T): transpose 8 x 8 blocks of X after converting
+      // them to fp32; the remainder (and strided columns) element by element.
+      int64_t k_done = 0;
+      if (k_stride == 1 && width == kPanelWidth) {
+        alignas(64) float block[kVecSize * kVecSize];
+        for (; k_done + kVecSize <= k_size; k_done += kVecSize) {
+          for (int64_t half = 0; half < kPanelWidth; half += kVecSize) {
+            for (int64_t n = 0; n < kVecSize; ++n) {
+              const T* column = src + (n0 + half + n) * n_stride + k_done;
+              (load_float(column) * Vec(scale)).store(block + n * kVecSize);
             }
+            at::vec::transpose_mxn<float, kVecSize, kVecSize>(
+                block, kVecSize, panel + k_done * kPanelWidth + half, kPanelWidth);
           }
         }
-        for (; k < k_size; ++k) {
-          panel[k * kPanelWidth + n] = scale * static_cast<float>(column[k * k_stride]);
+      }
+      for (int64_t k = k_done; k < k_size; ++k) {
+        for (int64_t n = 0; n < kPanelWidth; ++n) {
+          panel[k * kPanelWidth + n] =
+              n < width ? scale * static_cast<float>(src[(n0 + n) * n_stride + k * k_stride])
+                        : 0.f;
         }
       }
     }
   }
 }
 
-// One kRows x kPanelWidth tile of C over the whole K: the accumulators stay in registers, A is
-// broadcast one element at a time (a[r * lda + k], or a[k * lda + r] when kATransposed) and B
-// is one packed panel [K][kPanelWidth].
+// (acc_lo, acc_hi) += a * (b_lo, b_hi): one row of a micro tile for one k.
+inline void fma_row(const Vec& a, const Vec& b_lo, const Vec& b_hi, Vec& acc_lo, Vec& acc_hi) {
+  acc_lo = at::vec::fmadd(a, b_lo, acc_lo);
+  acc_hi = at::vec::fmadd(a, b_hi, acc_hi);
+}
+
+// C rows (+)= (acc_lo, acc_hi).
+inline void store_row_tile(float* c, const Vec& acc_lo, const Vec& acc_hi, bool accumulate) {
+  if (accumulate) {
+    (acc_lo + Vec::loadu(c)).store(c);
+    (acc_hi + Vec::loadu(c + kVecSize)).store(c + kVecSize);
+  } else {
+    acc_lo.store(c);
+    acc_hi.store(c + kVecSize);
+  }
+}
+
+// One kRows x kPanelWidth tile of C over the whole K: A is broadcast one element at a time
+// (a[r * lda + k], or a[k * lda + r] when kATransposed), B is one packed panel [K][kPanelWidth].
+// The accumulators are named values, not an array: GCC keeps arrays of Vectorized in memory
+// (one store per FMA pair, 3x slower), named values in registers.
 template <int kRows, bool kATransposed>
 inline void micro_tile(int64_t k_size, const float* a, int64_t lda, const float* b, float* c,
                        int64_t ldc, bool accumulate) {
-  Vec acc_lo[kRows];
-  Vec acc_hi[kRows];
-  for (int r = 0; r < kRows; ++r) {
-    acc_lo[r] = accumulate ? Vec::loadu(c + r * ldc) : Vec(0.f);
-    acc_hi[r] = accumulate ? Vec::loadu(c + r * ldc + kVecSize) : Vec(0.f);
-  }
+  static_assert(kRows >= 1 && kRows <= kMicroRows);
+  auto a_at = [&](int64_t k, int r) { return Vec(kATransposed ? a[k * lda + r] : a[r * lda + k]); };
+  Vec lo0(0.f), hi0(0.f), lo1(0.f), hi1(0.f), lo2(0.f), hi2(0.f);
+  Vec lo3(0.f), hi3(0.f), lo4(0.f), hi4(0.f), lo5(0.f), hi5(0.f);
+  // Unrolled by 4 for the loop overhead: +13% on the D = 128 forward.
+#pragma GCC unroll 4
   for (int64_t k = 0; k < k_size; ++k) {
     const Vec b_lo = Vec::loadu(b + k * kPanelWidth);
     const Vec b_hi = Vec::loadu(b + k * kPanelWidth + kVecSize);
-    for (int r = 0; r < kRows; ++r) {
-      const Vec a_r(kATransposed ? a[k * lda + r] : a[r * lda + k]);
-      acc_lo[r] = at::vec::fmadd(a_r, b_lo, acc_lo[r]);
-      acc_hi[r] = at::vec::fmadd(a_r, b_hi, acc_hi[r]);
-    }
+    fma_row(a_at(k, 0), b_lo, b_hi, lo0, hi0);
+    if constexpr (kRows > 1) fma_row(a_at(k, 1), b_lo, b_hi, lo1, hi1);
+    if constexpr (kRows > 2) fma_row(a_at(k, 2), b_lo, b_hi, lo2, hi2);
+    if constexpr (kRows > 3) fma_row(a_at(k, 3), b_lo, b_hi, lo3, hi3);
+    if constexpr (kRows > 4) fma_row(a_at(k, 4), b_lo, b_hi, lo4, hi4);
+    if constexpr (kRows > 5) fma_row(a_at(k, 5), b_lo, b_hi, lo5, hi5);
   }
-  for (int r = 0; r < kRows; ++r) {
-    acc_lo[r].store(c + r * ldc);
-    acc_hi[r].store(c + r * ldc + kVecSize);
-  }
+  store_row_tile(c, lo0, hi0, accumulate);
+  if constexpr (kRows > 1) store_row_tile(c + ldc, lo1, hi1, accumulate);
+  if constexpr (kRows > 2) store_row_tile(c + 2 * ldc, lo2, hi2, accumulate);
+  if constexpr (kRows > 3) store_row_tile(c + 3 * ldc, lo3, hi3, accumulate);
+  if constexpr (kRows > 4) store_row_tile(c + 4 * ldc, lo4, hi4, accumulate);
+  if constexpr (kRows > 5) store_row_tile(c + 5 * ldc, lo5, hi5, accumulate);
 }
 
 template <bool kATransposed>
@@ -116,14 +136,14 @@ inline void micro_tile_rows(int rows, int64_t k_size, const float* a, int64_t ld
 template <bool kATransposed>
 inline void gemm(int64_t m, int64_t n, int64_t k, const float* a, int64_t lda, const float* b,
                  int64_t b_panel_stride, float* c, int64_t ldc, bool accumulate) {
-  // Panel outer: the B panel (k x kPanelWidth) stays in L1 while A's rows stream past it.
-  for (int64_t n0 = 0; n0 < n; n0 += kPanelWidth) {
-    const float* panel = b + (n0 / kPanelWidth) * b_panel_stride;
-    for (int64_t m0 = 0; m0 < m; m0 += kMicroRows) {
-      const int rows = static_cast<int>(std::min<int64_t>(kMicroRows, m - m0));
-      const float* a_tile = kATransposed ? a + m0 : a + m0 * lda;
-      micro_tile_rows<kATransposed>(rows, k, a_tile, lda, panel, c + m0 * ldc + n0, ldc,
-                                    accumulate);
+  // Rows outer: the A tile stays in L1 while the B panels stream from L2 (6% faster than panels
+  // outer at D = 128, where A and a B panel together overflow the 32 KiB L1).
+  for (int64_t m0 = 0; m0 < m; m0 += kMicroRows) {
+    const int rows = static_cast<int>(std::min<int64_t>(kMicroRows, m - m0));
+    const float* a_tile = kATransposed ? a + m0 : a + m0 * lda;
+    for (int64_t n0 = 0; n0 < n; n0 += kPanelWidth) {
+      micro_tile_rows<kATransposed>(rows, k, a_tile, lda, b + (n0 / kPanelWidth) * b_panel_stride,
+                                    c + m0 * ldc + n0, ldc, accumulate);
     }
   }
 }

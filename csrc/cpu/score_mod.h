@@ -20,7 +20,8 @@ struct ScoreMod {
   int64_t diag_offset = 0;
   MaskKind mask_kind = MaskKind::kNone;
   c10::ScalarType mask_dtype = c10::ScalarType::Bool;
-  const char* mask = nullptr;  // element (i, j) of this (batch, head) at mask + (i * row + j * col) * size
+  // Element (i, j) of this (batch, head) at mask + (i * row_stride + j * col_stride) * size.
+  const char* mask = nullptr;
   int64_t mask_row_stride = 0;
   int64_t mask_col_stride = 0;
   int64_t mask_element_size = 1;

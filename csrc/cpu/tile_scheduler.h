@@ -9,6 +9,12 @@
 #include <atomic>
 #include <cstdint>
 
+// torch's OpenMP builds inline at::parallel_for as an OpenMP region: without -fopenmp the
+// kernels would silently run on one thread.
+#if AT_PARALLEL_OPENMP && !defined(_OPENMP)
+#error "csrc/cpu must be compiled (and linked) with -fopenmp: at::parallel_for is inline OpenMP"
+#endif
+
 namespace flash_ext::cpu {
 
 // Calls run(state, item) for item in [0, num_items), where state = make_state() is built once

@@ -1,0 +1,128 @@
+"""flash_ext's CPU backend against torch's CPU flash SDPA, side by side in one run.
+
+Forward and forward+backward, float32 and bfloat16, causal and not, for the (B, H, S, D) rows of
+the foundation issue. Each measurement is the median of `--repeats` timed runs after a warm-up,
+the two contenders interleaved run by run so that clock or load drift hits both alike.
+FLOPs: 4*B*H*S*S*D forward (halved for causal), 2.5x that for the backward.
+
+    python benchmarks/bench_cpu.py              # full table, written to benchmarks/results/
+    python benchmarks/bench_cpu.py --quick      # first shape in float32 only, nothing written
+
+numpy's OpenBLAS starts a worker thread that busy-waits on the same cores (it made flash_ext's
+(4, 8, 512, 64) forward 15% slower on a 2-core machine); OPENBLAS_NUM_THREADS=1, set here for
+both contenders unless already set, keeps it out of the measurement.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import platform
+import statistics
+import time
+from pathlib import Path
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+import torch  # noqa: E402
+import torch.nn.functional as F  # noqa: E402
+from torch.nn.attention import SDPBackend, sdpa_kernel  # noqa: E402
+
+import flash_ext  # noqa: E402
+
+SHAPES = [(4, 8, 512, 64), (1, 8, 2048, 64), (1, 8, 2048, 128), (1, 4, 4096, 128)]
+DTYPES = [torch.float32, torch.bfloat16]
+RESULTS = Path(__file__).resolve().parent / "results"
+
+
+def ours(q, k, v, causal):
+    return flash_ext.attention(q, k, v, is_causal=causal, backend="cpu")
+
+
+def torch_flash(q, k, v, causal):
+    with sdpa_kernel(SDPBackend.FLASH_ATTENTION):
+        return F.scaled_dot_product_attention(q, k, v, is_causal=causal)
+
+
+def step(fn, q, k, v, causal, backward, grad_out):
+    if not backward:
+        with torch.no_grad():
+            fn(q, k, v, causal)
+        return
+    out = fn(q, k, v, causal)
+    torch.autograd.grad(out, (q, k, v), grad_out)
+
+
+def measure(shape, dtype, causal, backward, repeats):
+    """Median seconds of (flash_ext, torch) on the same fresh random inputs."""
+    q, k, v = (torch.randn(shape, dtype=dtype, requires_grad=backward) for _ in range(3))
+    grad_out = torch.randn(shape, dtype=dtype)
+    contenders = (ours, torch_flash)
+    for fn in contenders:
+        step(fn, q, k, v, causal, backward, grad_out)
+    times = ([], [])
+    for _ in range(repeats):
+        for fn, record in zip(contenders, times):
+            start = time.perf_counter()
+            step(fn, q, k, v, causal, backward, grad_out)
+            record.append(time.perf_counter() - start)
+    return tuple(statistics.median(t) for t in times)
+
+
+def cpu_name() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true",
+                        help="first shape in float32 only, nothing written")
+    parser.add_argument("--repeats", type=int, default=None)
+    args = parser.parse_args()
+    repeats = args.repeats or (3 if args.quick else 7)
+    shapes = SHAPES[:1] if args.quick else SHAPES
+    dtypes = DTYPES[:1] if args.quick else DTYPES
+    header = (f"CPU: {cpu_name()}, {os.cpu_count()} cores, {torch.get_num_threads()} threads; "
+              f"torch {torch.__version__}; "
+              f"flash_ext {flash_ext.__version__} (cpu kernels: {flash_ext.ops.CPU_ISA}); "
+              f"{datetime.date.today().isoformat()}; median of {repeats} runs")
+    print(header, flush=True)
+    rows = []
+    cases = [(p, d, s, c) for p in ("fwd", "fwd+bwd") for d in dtypes for s in shapes
+             for c in (False, True)]
+    for i, (pass_, dtype, shape, causal) in enumerate(cases, 1):
+        b, h, s, d = shape
+        flops = 4 * b * h * s * s * d / (2 if causal else 1) * (3.5 if pass_ == "fwd+bwd" else 1)
+        t_ours, t_torch = measure(shape, dtype, causal, pass_ == "fwd+bwd", repeats)
+        row = (pass_, str(dtype).replace("torch.", ""), str(shape), str(causal),
+               f"{t_ours * 1e3:.1f}", f"{flops / t_ours / 1e9:.1f}",
+               f"{t_torch * 1e3:.1f}", f"{flops / t_torch / 1e9:.1f}", f"{t_torch / t_ours:.2f}x")
+        rows.append(row)
+        print(f"[{i}/{len(cases)}] " + "  ".join(row), flush=True)
+    columns = ("pass", "dtype", "(B, H, S, D)", "causal", "flash_ext ms", "flash_ext GFLOP/s",
+               "torch ms", "torch GFLOP/s", "speedup")
+    table = "\n".join(["| " + " | ".join(columns) + " |", "|" + " --- |" * len(columns)]
+                      + ["| " + " | ".join(r) + " |" for r in rows])
+    print("\n" + table)
+    if not args.quick:
+        RESULTS.mkdir(exist_ok=True)
+        path = RESULTS / f"cpu_{datetime.date.today().isoformat()}.md"
+        path.write_text(
+            "# CPU backend vs torch's CPU flash SDPA (sdpa_kernel(SDPBackend.FLASH_ATTENTION))\n\n"
+            f"{header}.\nCommand: `python benchmarks/bench_cpu.py` "
+            f"(OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', 'unset')}, "
+            f"OPENBLAS_NUM_THREADS={os.environ['OPENBLAS_NUM_THREADS']}). GFLOP/s counts "
+            "4*B*H*S*S*D forward, halved for causal, x3.5 for forward+backward. speedup = "
+            "torch time / flash_ext time.\n\n" + table + "\n")
+        print(f"\nwrote {path}")
+
+
+if __name__ == "__main__":
+    main()
