@@ -95,7 +95,7 @@ def timing(device: str, repeats: int) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(prog="python -m flash_ext", description=__doc__)
-    parser.add_argument("--repeats", type=int, default=5, help="timing repetitions")
+    parser.add_argument("--repeats", type=int, default=10, help="timing repetitions")
     args = parser.parse_args()
     device = _device()
     backends_report(device)
