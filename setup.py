@@ -2,8 +2,12 @@
 
 The CPU kernels are always built. The CUDA kernels are built only where the installed torch has
 CUDA and nvcc is found, so a CPU-only build needs no CUDA toolkit. Knobs (DESIGN.md):
-FLASH_EXT_CUDA_ARCHS, FLASH_EXT_HDIMS, FLASH_EXT_DTYPES, MAX_JOBS, and FLASH_EXT_CPU_ISA
-("avx2" or "generic"; default: avx2 where the build machine has it).
+- FLASH_EXT_CUDA_ARCHS: compute capabilities, e.g. "80;90" (90 builds sm_90a); default: the local
+  GPU's, else "80;90".
+- FLASH_EXT_HDIMS: flash kernel head dims to build, e.g. "64;128" (default: all eight).
+- FLASH_EXT_DTYPES: "fp16", "bf16" or both (default: both).
+- MAX_JOBS; FLASH_EXT_CPU_ISA ("avx2" or "generic"; default: avx2 where the build machine has it).
+scripts/nvcc_check.sh imports this file for the nvcc command line (`nvcc_check_args`).
 """
 
 from __future__ import annotations
@@ -46,10 +50,93 @@ def build_cuda() -> bool:
 
 
 CUDA_BACKEND_DIRS = ("flash", "mem_eff")
+FLASH_HDIMS = (32, 64, 96, 128, 160, 192, 224, 256)  # flash::kKernelHeadDims
+FLASH_DTYPES = ("fp16", "bf16")
+
+
+def env_list(name: str, default: str) -> list[str]:
+    """The entries of a semicolon- or comma-separated environment variable."""
+    value = os.environ.get(name, default)
+    entries = [e.strip() for e in value.replace(",", ";").split(";") if e.strip()]
+    if not entries:
+        raise SystemExit(f"{name}={value!r}: give at least one value")
+    return entries
+
+
+def flash_hdims() -> list[int]:
+    wanted = env_list("FLASH_EXT_HDIMS", ";".join(map(str, FLASH_HDIMS)))
+    accepted = ", ".join(map(str, FLASH_HDIMS))
+    for d in wanted:
+        if not d.isdigit() or int(d) not in FLASH_HDIMS:
+            raise SystemExit(f"FLASH_EXT_HDIMS: {d!r} is not a flash kernel head dim; accepted: "
+                             f"{accepted} (a semicolon- or comma-separated subset)")
+    return sorted({int(d) for d in wanted})
+
+
+def flash_dtypes() -> list[str]:
+    wanted = env_list("FLASH_EXT_DTYPES", ";".join(FLASH_DTYPES))
+    for t in wanted:
+        if t not in FLASH_DTYPES:
+            raise SystemExit(f"FLASH_EXT_DTYPES: {t!r} is not a flash dtype; accepted: fp16, bf16 "
+                             "(a semicolon- or comma-separated subset)")
+    return [t for t in FLASH_DTYPES if t in wanted]
+
+
+def cuda_archs() -> list[str]:
+    """Compute capabilities to compile for, as nvcc spells them ("80", "90a")."""
+    default = "80;90"
+    if torch.cuda.is_available():
+        major, minor = torch.cuda.get_device_capability()
+        default = f"{major}{minor}"
+    archs = env_list("FLASH_EXT_CUDA_ARCHS", default)
+    for arch in archs:
+        if not arch.isdigit() or int(arch) < 80:
+            raise SystemExit(f"FLASH_EXT_CUDA_ARCHS: {arch!r} is not a compute capability the "
+                             "flash kernels run on; accepted: 80 or more without the dot, e.g. "
+                             "'80;90' (90 builds sm_90a)")
+    # sm_90a: the arch-specific Hopper features (wgmma, setmaxnreg) the hopper kernels need.
+    return [f"{arch}a" if arch == "90" else arch for arch in archs]
+
+
+def flash_instantiations(hdims: list[int], dtypes: list[str]) -> list[str]:
+    """The generated kernel files (scripts/generate_kernels.py) of these head dims and dtypes."""
+    return [s for d in hdims for t in dtypes
+            for s in sources(f"csrc/flash/instantiations/*_hdim{d}_{t}*.cu")]
+
+
+def flash_macros(hdims: list[int], dtypes: list[str]) -> list[tuple[str, str | None]]:
+    """FLASH_EXT_HDIM_<d> and FLASH_EXT_FP16/BF16 for what is built (flash::fwd_built reads
+    them), and the same as strings for the Python module (flash_ext.ops.FLASH_HDIMS)."""
+    return ([(f"FLASH_EXT_HDIM_{d}", None) for d in hdims]
+            + [(f"FLASH_EXT_{t.upper()}", None) for t in dtypes]
+            + [("FLASH_EXT_FLASH_HDIMS", ":".join(map(str, hdims))),
+               ("FLASH_EXT_FLASH_DTYPES", ":".join(dtypes))])
 
 
 def cuda_sources() -> list[str]:
-    return [s for name in CUDA_BACKEND_DIRS for s in sources(f"csrc/{name}/**/*.cu")]
+    """csrc/flash/*.cu, the chosen flash instantiations, and every other backend's .cu files."""
+    flash = sources("csrc/flash/*.cu") + flash_instantiations(flash_hdims(), flash_dtypes())
+    return flash + [s for name in CUDA_BACKEND_DIRS if name != "flash"
+                    for s in sources(f"csrc/{name}/**/*.cu")]
+
+
+def nvcc_flags() -> list[str]:
+    flags = ["-O3", "-std=c++17", "--expt-relaxed-constexpr", "--use_fast_math",
+             "-U__CUDA_NO_HALF_OPERATORS__", "-U__CUDA_NO_HALF_CONVERSIONS__",
+             "-U__CUDA_NO_HALF2_OPERATORS__", "-U__CUDA_NO_BFLOAT16_CONVERSIONS__"]
+    for arch in cuda_archs():
+        flags += ["-gencode", f"arch=compute_{arch},code=sm_{arch}"]
+    return flags
+
+
+CUDA_INCLUDE_DIRS = [str(ROOT / "third_party/cutlass/include"), str(ROOT / "csrc")]
+
+
+def nvcc_check_args() -> list[str]:
+    """The nvcc arguments of a CUDA build's kernel files, for scripts/nvcc_check.sh."""
+    macros = flash_macros(flash_hdims(), flash_dtypes())
+    return (nvcc_flags() + [f"-I{d}" for d in CUDA_INCLUDE_DIRS]
+            + [f"-D{k}" if v is None else f"-D{k}={v}" for k, v in macros])
 
 
 def cuda_backends() -> str:
@@ -76,24 +163,20 @@ def extension():
     if not build_cuda():
         return CppExtension("flash_ext._C", src, extra_compile_args={"cxx": cxx},
                             extra_link_args=link, define_macros=macros)
-    nvcc = ["-O3", "--expt-relaxed-constexpr", "--use_fast_math",
-            "-U__CUDA_NO_HALF_OPERATORS__", "-U__CUDA_NO_HALF_CONVERSIONS__",
-            "-U__CUDA_NO_HALF2_OPERATORS__", "-U__CUDA_NO_BFLOAT16_CONVERSIONS__"]
-    for arch in os.environ.get("FLASH_EXT_CUDA_ARCHS", "80;90").split(";"):
-        suffix = "a" if arch == "90" else ""
-        nvcc += ["-gencode", f"arch=compute_{arch}{suffix},code=sm_{arch}{suffix}"]
     return CUDAExtension(
         "flash_ext._C",
         src + sources("csrc/api/cuda/*.cpp") + cuda_sources(),
-        include_dirs=[str(ROOT / "third_party/cutlass/include"), str(ROOT / "csrc")],
-        extra_compile_args={"cxx": cxx, "nvcc": nvcc},
+        include_dirs=CUDA_INCLUDE_DIRS,
+        extra_compile_args={"cxx": cxx, "nvcc": nvcc_flags()},
         extra_link_args=link,
-        define_macros=macros + [("FLASH_EXT_CUDA_BACKENDS", cuda_backends())],
+        define_macros=macros + flash_macros(flash_hdims(), flash_dtypes())
+        + [("FLASH_EXT_CUDA_BACKENDS", cuda_backends())],
     )
 
 
-setup(
-    packages=find_packages(include=["flash_ext", "flash_ext.*"]),
-    ext_modules=[extension()],
-    cmdclass={"build_ext": BuildExtension.with_options(use_ninja=True)},
-)
+if __name__ == "__main__":  # setuptools runs this file as __main__; nvcc_check.sh imports it
+    setup(
+        packages=find_packages(include=["flash_ext", "flash_ext.*"]),
+        ext_modules=[extension()],
+        cmdclass={"build_ext": BuildExtension.with_options(use_ninja=True)},
+    )

@@ -8,15 +8,20 @@ backend fits, the error lists every backend's reasons. backend="math" runs only 
 
 from __future__ import annotations
 
+import importlib.util
 from dataclasses import dataclass, field
 
 import torch
 from torch import Tensor
 
-from flash_ext.ops import CPU_ISA, CUDA_BACKENDS
+from flash_ext.ops import CPU_ISA, CUDA_BACKENDS, FLASH_DTYPES, FLASH_HDIMS
 
 FLOAT_DTYPES = frozenset({torch.float16, torch.bfloat16, torch.float32})
 HALF_DTYPES = frozenset({torch.float16, torch.bfloat16})
+#: setup.py's names of the flash dtypes (FLASH_EXT_DTYPES).
+FLASH_DTYPE_NAMES = {torch.float16: "fp16", torch.bfloat16: "bf16"}
+#: The flash kernels' head dims (flash::kKernelHeadDims); a call's D runs in the smallest >= D.
+FLASH_KERNEL_HEAD_DIMS = (32, 64, 96, 128, 160, 192, 224, 256)
 
 
 @dataclass(frozen=True)
@@ -34,6 +39,7 @@ class AttentionCall:
     alibi: bool = False
     softcap: bool = False
     varlen: bool = False
+    needs_grad: bool = False  # q, k or v requires grad, with grad mode on
 
 
 @dataclass(frozen=True)
@@ -51,8 +57,13 @@ class Backend:
     alibi: bool = False
     softcap: bool = False
     varlen: bool = False
+    backward: bool = True
     automatic: bool = True  # chosen without being asked for
     unavailable: str | None = None  # why it cannot run in this install, if so
+    # Kernels compiled per head dim and dtype, for backends that build a subset (None: all).
+    kernel_head_dims: tuple[int, ...] = ()  # a call's head dim runs in the smallest one >= it
+    built_head_dims: tuple[int, ...] | None = None
+    built_dtypes: frozenset[torch.dtype] | None = None
 
     def not_supported_reasons(self, call: AttentionCall) -> list[str]:
         reasons = [self.unavailable] if self.unavailable else []
@@ -73,6 +84,24 @@ class Backend:
         for feature in ("dropout", "window", "alibi", "softcap", "varlen"):
             if getattr(call, feature) and not getattr(self, feature):
                 reasons.append(f"{_FEATURE_NAMES[feature]} (not supported)")
+        if call.needs_grad and not self.backward:
+            reasons.append("backward not implemented yet (inputs require grad)")
+        if self.unavailable is None:
+            reasons += self._not_built_reasons(call)
+        return reasons
+
+    def _not_built_reasons(self, call: AttentionCall) -> list[str]:
+        """What a build with a subset of the kernels (FLASH_EXT_HDIMS, FLASH_EXT_DTYPES) lacks."""
+        reasons = []
+        if self.built_dtypes is not None and call.dtype in self.dtypes - self.built_dtypes:
+            built = ";".join(FLASH_DTYPE_NAMES[t] for t in sorted(self.built_dtypes, key=str))
+            reasons.append(f"not built: {_names([call.dtype])} kernels not in this build "
+                           f"(FLASH_EXT_DTYPES={built})")
+        kernel = next((d for d in self.kernel_head_dims if d >= call.head_dim), None)
+        if self.built_head_dims is not None and kernel not in (None, *self.built_head_dims):
+            built = ";".join(map(str, self.built_head_dims))
+            reasons.append(f"not built: head dim kernel {kernel} not in this build "
+                           f"(FLASH_EXT_HDIMS={built})")
         return reasons
 
 
@@ -97,6 +126,14 @@ def _cuda_unavailable(name: str) -> str | None:
     return f"not built: this install has no {name} CUDA kernels"
 
 
+def _flex_unavailable() -> str | None:
+    if torch.version.cuda is None:
+        return "not available: this torch has no CUDA (the flex kernels are Triton GPU kernels)"
+    if importlib.util.find_spec("triton") is None:
+        return "not available: triton is not installed (pip install triton)"
+    return None
+
+
 ALL_FEATURES = dict(dropout=True, window=True, alibi=True, softcap=True, varlen=True)
 
 #: Every backend, in selection priority order.
@@ -104,6 +141,8 @@ BACKENDS: tuple[Backend, ...] = (
     Backend(
         "flash", "FlashAttention-2-class CuTe kernels (sm80+)", frozenset({"cuda"}), HALF_DTYPES,
         max_head_dim=256, min_compute_capability=(8, 0), unavailable=_cuda_unavailable("flash"),
+        backward=False, kernel_head_dims=FLASH_KERNEL_HEAD_DIMS, built_head_dims=FLASH_HDIMS,
+        built_dtypes=frozenset(t for t, name in FLASH_DTYPE_NAMES.items() if name in FLASH_DTYPES),
         **ALL_FEATURES,
     ),
     Backend(
@@ -112,10 +151,13 @@ BACKENDS: tuple[Backend, ...] = (
         masks=frozenset({"bool", "additive"}), mask_grad=True, dropout=True, window=True,
         varlen=True, unavailable=_cuda_unavailable("mem_eff"),
     ),
+    # flex runs these features as generated score_mod/mask_mod code (flash_ext/flex/sdpa.py).
+    # Not automatic: flash and mem_eff are the fast paths for plain attention calls, and
+    # flex_attention is its own entry point for user mods.
     Backend(
         "flex", "FlexAttention-style Triton kernels", frozenset({"cuda"}), FLOAT_DTYPES,
         max_head_dim=256, masks=frozenset({"bool", "additive"}), window=True, alibi=True,
-        softcap=True, unavailable="not built: the Triton flex kernels are not in this version",
+        softcap=True, automatic=False, unavailable=_flex_unavailable(),
     ),
     Backend(
         "cpu", f"CPU flash kernels ({CPU_ISA})", frozenset({"cpu"}), FLOAT_DTYPES,
@@ -139,10 +181,11 @@ def describe_call(
     softcap: float = 0.0,
     varlen: bool = False,
     mask_requires_grad: bool = False,
+    needs_grad: bool = False,
 ) -> AttentionCall:
     cc = None
     if query.device.type == "cuda":
-        cc = torch.cuda.get_device_capability(query.device)
+        cc = _compute_capability(query.device)
     mask = None
     if attn_mask is not None:
         mask = "bool" if attn_mask.dtype == torch.bool else "additive"
@@ -158,7 +201,15 @@ def describe_call(
         alibi=alibi_slopes is not None,
         softcap=softcap > 0,
         varlen=varlen,
+        needs_grad=needs_grad,
     )
+
+
+@torch.compiler.assume_constant_result
+def _compute_capability(device: torch.device) -> tuple[int, int]:
+    """(major, minor) of a CUDA device: a constant under torch.compile, which then needs no
+    trace of torch.cuda's device queries in a fullgraph compile."""
+    return torch.cuda.get_device_capability(device)
 
 
 @dataclass

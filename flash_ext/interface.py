@@ -16,11 +16,12 @@ FLASH_LAYOUT = "(batch, seqlen, heads, head_dim)"
 VARLEN_LAYOUT = "(total_tokens, heads, head_dim)"
 
 
-def _dropout_seed(dropout_p: float) -> Tensor | None:
-    """(seed, offset) drawn from torch's CPU generator: reproducible under torch.manual_seed."""
+def _dropout_seed(dropout_p: float, device: torch.device) -> Tensor | None:
+    """(seed, offset) drawn on the query's device from torch's generator there: reproducible
+    under torch.manual_seed, and on CUDA drawn afresh by every CUDA graph replay."""
     if dropout_p == 0:
         return None
-    return torch.randint(0, 2**62, (2,), dtype=torch.int64)
+    return torch.randint(0, 2**62, (2,), dtype=torch.int64, device=device)
 
 
 def _math_dropout_keep(dropout_p: float, shape: tuple[int, ...], device) -> Tensor | None:
@@ -42,8 +43,10 @@ class _Call:
     def describe(self, varlen: bool = False):
         mask_grad = self.attn_mask is not None and self.attn_mask.requires_grad
         mask_grad = mask_grad and torch.is_grad_enabled()
+        needs_grad = torch.is_grad_enabled() and any(t.requires_grad
+                                                     for t in (self.q, self.k, self.v))
         return describe_call(self.q, self.attn_mask, self.dropout_p, self.window,
-                             self.alibi_slopes, self.softcap, varlen, mask_grad)
+                             self.alibi_slopes, self.softcap, varlen, mask_grad, needs_grad)
 
     def run(self, backend: str | None) -> tuple[Tensor, Tensor]:
         name = select_backend(self.describe(), backend)
@@ -57,9 +60,9 @@ class _Call:
                                  softcap=self.softcap, dropout_p=self.dropout_p,
                                  dropout_keep=keep, compute_dtype=None)
         return ops.attention_fwd(self.q, self.k, self.v, self.attn_mask, self.alibi_slopes,
-                                 _dropout_seed(self.dropout_p), self.dropout_p, scale,
-                                 self.window[0], self.window[1], self.bottom_right, self.softcap,
-                                 self.deterministic)
+                                 _dropout_seed(self.dropout_p, self.q.device), self.dropout_p,
+                                 scale, self.window[0], self.window[1], self.bottom_right,
+                                 self.softcap, self.deterministic)
 
 
 def _sdpa_call(query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa,
@@ -155,9 +158,9 @@ def _varlen(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, dro
                                     dropout_p=call.dropout_p, dropout_keep=keep,
                                     compute_dtype=None)
     return ops.attention_varlen_fwd(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q,
-                                    max_seqlen_k, alibi_slopes, _dropout_seed(call.dropout_p),
-                                    call.dropout_p, scale, left, right, bottom_right,
-                                    call.softcap, deterministic)
+                                    max_seqlen_k, alibi_slopes,
+                                    _dropout_seed(call.dropout_p, q.device), call.dropout_p,
+                                    scale, left, right, bottom_right, call.softcap, deterministic)
 
 
 def _check_varlen(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, dropout_p,

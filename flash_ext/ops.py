@@ -17,6 +17,10 @@ ops = torch.ops.flash_ext
 CPU_ISA: str = _C.cpu_isa
 #: The CUDA backends this build compiled ("flash", "mem_eff"); empty without CUDA.
 CUDA_BACKENDS: frozenset[str] = frozenset(filter(None, _C.cuda_backends.split(":")))
+#: The flash kernel head dims and dtypes ("fp16", "bf16") this build compiled (setup.py's
+#: FLASH_EXT_HDIMS and FLASH_EXT_DTYPES); empty without CUDA.
+FLASH_HDIMS: tuple[int, ...] = tuple(int(d) for d in _C.flash_hdims.split(":") if d)
+FLASH_DTYPES: frozenset[str] = frozenset(filter(None, _C.flash_dtypes.split(":")))
 
 if CPU_ISA == "avx2" and torch.backends.cpu.get_cpu_capability() not in ("AVX2", "AVX512"):
     raise ImportError(
@@ -62,6 +66,11 @@ def _attention_varlen_bwd_fake(grad_out, q, k, v, out, lse, *args):
 @torch.library.register_fake("flash_ext::cpu_dropout_keep_mask")
 def _cpu_dropout_keep_mask_fake(dropout_seed, batch, heads, seqlen_q, seqlen_k, dropout_p):
     return dropout_seed.new_empty((batch, heads, seqlen_q, seqlen_k), dtype=torch.bool)
+
+
+@torch.library.register_fake("flash_ext::flash_dropout_keep_mask")
+def _flash_dropout_keep_mask_fake(q, k, dropout_seed, dropout_p):
+    return q.new_empty((q.shape[0], q.shape[1], q.shape[2], k.shape[2]), dtype=torch.bool)
 
 
 # Autograd: the backward ops recompute the probabilities from (q, k, lse) and replay dropout.

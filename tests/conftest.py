@@ -5,6 +5,10 @@ import torch
 
 # Outputs start as NaN, so an element a kernel fails to write fails the test.
 os.environ["FLASH_EXT_POISON_OUTPUTS"] = "1"
+# Without a GPU the flex tests run the Triton kernels on CPU tensors in Triton's interpreter,
+# which must be on before triton is first imported (importing flash_ext imports it).
+if not torch.cuda.is_available():
+    os.environ.setdefault("TRITON_INTERPRET", "1")
 
 
 def pytest_collection_modifyitems(config, items):

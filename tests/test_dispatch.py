@@ -2,11 +2,22 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 import torch
 
 import flash_ext
-from flash_ext.dispatch import BACKENDS, describe_call, select_backend
+from flash_ext.dispatch import (
+    BACKENDS,
+    FLASH_KERNEL_HEAD_DIMS,
+    HALF_DTYPES,
+    AttentionCall,
+    Backend,
+    describe_call,
+    select_backend,
+)
+from flash_ext.ops import FLASH_DTYPES, FLASH_HDIMS
 
 
 def test_every_backend_listed():
@@ -56,3 +67,50 @@ def test_feature_reasons():
     reasons = " ".join(mem_eff.not_supported_reasons(call))
     assert "alibi_slopes (not supported)" in reasons and "softcap (not supported)" in reasons
     assert select_backend(call) == "cpu"
+
+
+def flash_backend(**built) -> Backend:
+    """The flash entry as a CUDA build of the given kernels describes it."""
+    flash = next(b for b in BACKENDS if b.name == "flash")
+    return dataclasses.replace(flash, unavailable=None, **built)
+
+
+def cuda_call(dtype=torch.float16, head_dim=64, **kwargs) -> AttentionCall:
+    return AttentionCall("cuda", dtype, head_dim, compute_capability=(9, 0), **kwargs)
+
+
+def test_flash_capabilities():
+    flash = flash_backend(built_head_dims=FLASH_KERNEL_HEAD_DIMS, built_dtypes=HALF_DTYPES)
+    assert flash.not_supported_reasons(cuda_call(head_dim=200, dropout=True, window=True,
+                                                 alibi=True, softcap=True, varlen=True)) == []
+    assert flash.not_supported_reasons(cuda_call(torch.float32, 320, mask="bool")) == [
+        "dtype float32 (supports bfloat16, float16)", "head_dim 320 (supports <= 256)",
+        "bool attn_mask (not supported)"]
+    old_gpu = AttentionCall("cuda", torch.bfloat16, 64, compute_capability=(7, 5))
+    assert flash.not_supported_reasons(old_gpu) == ["GPU compute capability 7.5 (needs >= 8.0)"]
+    assert flash.not_supported_reasons(cuda_call(needs_grad=True)) == [
+        "backward not implemented yet (inputs require grad)"]
+
+
+def test_flash_build_subset():
+    flash = flash_backend(built_head_dims=(64, 128), built_dtypes=frozenset({torch.float16}))
+    assert flash.not_supported_reasons(cuda_call(head_dim=40)) == []  # runs in the 64 kernel
+    assert flash.not_supported_reasons(cuda_call(head_dim=72)) == [
+        "not built: head dim kernel 96 not in this build (FLASH_EXT_HDIMS=64;128)"]
+    assert flash.not_supported_reasons(cuda_call(torch.bfloat16, 128)) == [
+        "not built: bfloat16 kernels not in this build (FLASH_EXT_DTYPES=fp16)"]
+
+
+def test_needs_grad_follows_grad_mode():
+    q = torch.randn(1, 2, 8, 16)
+    reason = "backward not implemented yet (inputs require grad)"
+    assert reason not in flash_ext.explain(q, q, q).reasons["flash"]
+    k = q.clone().requires_grad_(True)
+    assert reason in flash_ext.explain(q, k, q).reasons["flash"]
+    with torch.no_grad():
+        assert reason not in flash_ext.explain(q, k, q).reasons["flash"]
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="checks the CPU-only build")
+def test_cpu_build_has_no_flash_kernels():
+    assert FLASH_HDIMS == () and FLASH_DTYPES == frozenset()

@@ -71,9 +71,11 @@ void check_options(const AttentionOptions& o, const at::Tensor& q, int64_t batch
   }
   if (o.dropout_seed.has_value()) {
     const auto& seed = *o.dropout_seed;
-    TORCH_CHECK(seed.scalar_type() == at::kLong && seed.numel() >= 1 && seed.device().is_cpu(),
-                "flash_ext: dropout_seed must be a CPU int64 tensor with at least one element, got ",
-                seed.scalar_type(), " of shape ", seed.sizes(), " on ", seed.device());
+    TORCH_CHECK(seed.scalar_type() == at::kLong && seed.numel() >= 1 &&
+                    seed.device() == q.device(),
+                "flash_ext: dropout_seed must be an int64 tensor with at least one element on q's "
+                "device (", q.device(), "), got ", seed.scalar_type(), " of shape ", seed.sizes(),
+                " on ", seed.device());
   }
   TORCH_CHECK(std::isfinite(o.scale), "flash_ext: scale must be finite, got ", o.scale);
   TORCH_CHECK(o.softcap >= 0.0 && std::isfinite(o.softcap),
@@ -94,21 +96,30 @@ void check_options(const AttentionOptions& o, const at::Tensor& q, int64_t batch
   }
 }
 
-void check_cu_seqlens(const at::Tensor& cu_seqlens_q, const at::Tensor& cu_seqlens_k,
-                      int64_t total_q, int64_t total_k, int64_t max_seqlen_q,
-                      int64_t max_seqlen_k) {
+void check_cu_seqlens_layout(const at::Tensor& cu_seqlens_q, const at::Tensor& cu_seqlens_k,
+                             const at::Tensor& q) {
   TORCH_CHECK(cu_seqlens_q.numel() == cu_seqlens_k.numel(), "flash_ext: cu_seqlens_q has ",
               cu_seqlens_q.numel(), " entries but cu_seqlens_k has ", cu_seqlens_k.numel(),
               "; both must be batch + 1");
-  for (auto [name, cu, total, max_seqlen] :
-       {std::tuple{"cu_seqlens_q", &cu_seqlens_q, total_q, max_seqlen_q},
-        {"cu_seqlens_k", &cu_seqlens_k, total_k, max_seqlen_k}}) {
+  for (auto [name, cu] :
+       {std::pair{"cu_seqlens_q", &cu_seqlens_q}, {"cu_seqlens_k", &cu_seqlens_k}}) {
     TORCH_CHECK(cu->dim() == 1 && cu->numel() >= 1, "flash_ext: ", name,
                 " must be 1-D with batch + 1 >= 1 entries, got shape ", cu->sizes());
     TORCH_CHECK(cu->scalar_type() == at::kInt, "flash_ext: ", name, " must be int32, got ",
                 cu->scalar_type());
-    TORCH_CHECK(cu->device().is_cpu(), "flash_ext: ", name, " must be on the CPU here, got ",
-                cu->device());
+    TORCH_CHECK(cu->device() == q.device(), "flash_ext: ", name, " is on ", cu->device(),
+                " but q is on ", q.device(), "; they must be on one device");
+  }
+}
+
+void check_cu_seqlens_values(const at::Tensor& cu_seqlens_q, const at::Tensor& cu_seqlens_k,
+                             int64_t total_q, int64_t total_k, int64_t max_seqlen_q,
+                             int64_t max_seqlen_k) {
+  for (auto [name, cu, total, max_seqlen] :
+       {std::tuple{"cu_seqlens_q", &cu_seqlens_q, total_q, max_seqlen_q},
+        {"cu_seqlens_k", &cu_seqlens_k, total_k, max_seqlen_k}}) {
+    TORCH_CHECK(cu->device().is_cpu(), "flash_ext: ", name,
+                " values are read on the CPU; got a tensor on ", cu->device());
     const at::Tensor c = cu->contiguous();
     const int32_t* p = c.data_ptr<int32_t>();
     TORCH_CHECK(p[0] == 0, "flash_ext: ", name, "[0] must be 0, got ", p[0]);

@@ -27,11 +27,15 @@ void check_attn_mask(const at::Tensor& mask, const at::Tensor& q, int64_t seqlen
 
 void check_options(const AttentionOptions& options, const at::Tensor& q, int64_t batch);
 
-// cu_seqlens_q/k: int32 (B + 1), starting at 0, non-decreasing, ending at the packed totals,
-// no sequence longer than max_seqlen. Reads the values: they must be on the CPU.
-void check_cu_seqlens(const at::Tensor& cu_seqlens_q, const at::Tensor& cu_seqlens_k,
-                      int64_t total_q, int64_t total_k, int64_t max_seqlen_q,
-                      int64_t max_seqlen_k);
+// cu_seqlens_q/k: 1-D int32 with one count of batch + 1 entries, on q's device.
+void check_cu_seqlens_layout(const at::Tensor& cu_seqlens_q, const at::Tensor& cu_seqlens_k,
+                             const at::Tensor& q);
+
+// cu_seqlens_q/k values: starting at 0, non-decreasing, ending at the packed totals, no
+// sequence longer than max_seqlen. Reads the values: they must be on the CPU.
+void check_cu_seqlens_values(const at::Tensor& cu_seqlens_q, const at::Tensor& cu_seqlens_k,
+                             int64_t total_q, int64_t total_k, int64_t max_seqlen_q,
+                             int64_t max_seqlen_k);
 
 // grad_out like out; out like q; lse fp32 of the forward's lse shape.
 void check_backward_inputs(const at::Tensor& grad_out, const at::Tensor& out,

@@ -3,37 +3,16 @@
 #include <ATen/ATen.h>
 #include <torch/library.h>
 
-#include <cstdlib>
-#include <limits>
-#include <string>
-
 #include "../cpu/dropout.h"
 #include "../cpu/params.h"
 #include "checks.h"
+#include "tensors.h"
 
 namespace flash_ext {
 namespace {
 
 using at::Tensor;
 using OptTensor = std::optional<Tensor>;
-
-// FLASH_EXT_POISON_OUTPUTS=1 (the tests set it) fills outputs with NaN before a kernel runs, so
-// an element the kernel fails to write cannot pass for a result.
-bool poison_outputs() {
-  static const bool poison = [] {
-    const char* v = std::getenv("FLASH_EXT_POISON_OUTPUTS");
-    return v != nullptr && std::string(v) == "1";
-  }();
-  return poison;
-}
-
-void poison(std::initializer_list<Tensor> outputs) {
-  if (!poison_outputs()) return;
-  for (Tensor t : outputs) t.fill_(std::numeric_limits<float>::quiet_NaN());
-}
-
-// The kernels need a contiguous last dim; any other stride is taken as is.
-Tensor last_dim_contiguous(const Tensor& t) { return t.stride(-1) == 1 ? t : t.contiguous(); }
 
 // Strides of (batch, head, row) for (B, H, S, D) dense or (T, H, D) packed varlen tensors.
 cpu::RowStrides row_strides(const Tensor& t) {
@@ -125,22 +104,16 @@ std::tuple<Tensor, Tensor> forward(const Tensor& q_in, const Tensor& k_in, const
   check_qkv(q_in, k_in, v_in, varlen);
   const int64_t batch = varlen ? cu_q->numel() - 1 : q_in.size(0);
   if (varlen) {
-    check_cu_seqlens(*cu_q, *cu_k, q_in.size(0), k_in.size(0), max_seqlen_q, max_seqlen_k);
+    check_cu_seqlens_layout(*cu_q, *cu_k, q_in);
+    check_cu_seqlens_values(*cu_q, *cu_k, q_in.size(0), k_in.size(0), max_seqlen_q, max_seqlen_k);
   } else if (attn_mask.has_value()) {
     check_attn_mask(*attn_mask, q_in, k_in.size(2));
   }
   check_options(o, q_in, batch);
   const Tensor q = last_dim_contiguous(q_in), k = last_dim_contiguous(k_in),
                v = last_dim_contiguous(v_in);
-  Tensor out = at::empty_like(q);
-  Tensor lse = varlen ? at::empty({q.size(1), q.size(0)}, q.options().dtype(at::kFloat))
-                      : at::empty({q.size(0), q.size(1), q.size(2)}, q.options().dtype(at::kFloat));
-  if (out.numel() == 0) return {out, lse};
-  if (k.numel() == 0) {  // no keys at all: every row sees nothing
-    out.zero_();
-    lse.fill_(-std::numeric_limits<float>::infinity());
-    return {out, lse};
-  }
+  auto [out, lse] = empty_forward_outputs(q, varlen);
+  if (forward_without_kernel(out, lse, k)) return {out, lse};
   const Tensor cu_q_c = varlen ? cu_q->contiguous() : Tensor();
   const Tensor cu_k_c = varlen ? cu_k->contiguous() : Tensor();
   Call call = describe(q, k, v, out, lse, attn_mask, o, bottom_right, varlen ? &cu_q_c : nullptr,
@@ -161,7 +134,8 @@ std::tuple<Tensor, Tensor, Tensor> backward(const Tensor& grad_out_in, const Ten
   check_qkv(q_in, k_in, v_in, varlen);
   const int64_t batch = varlen ? cu_q->numel() - 1 : q_in.size(0);
   if (varlen) {
-    check_cu_seqlens(*cu_q, *cu_k, q_in.size(0), k_in.size(0), max_seqlen_q, max_seqlen_k);
+    check_cu_seqlens_layout(*cu_q, *cu_k, q_in);
+    check_cu_seqlens_values(*cu_q, *cu_k, q_in.size(0), k_in.size(0), max_seqlen_q, max_seqlen_k);
     check_backward_inputs(grad_out_in, out_in, lse, q_in, {q_in.size(1), q_in.size(0)});
   } else {
     if (attn_mask.has_value()) check_attn_mask(*attn_mask, q_in, k_in.size(2));

@@ -34,6 +34,11 @@ TORCH_LIBRARY(flash_ext, m) {
   m.def(
       "cpu_dropout_keep_mask(Tensor dropout_seed, int batch, int heads, int seqlen_q, "
       "int seqlen_k, float dropout_p) -> Tensor");
+  // The flash backend's dropout keep-mask (B, Hq, Sq, Sk) for dense q (B, Hq, Sq, D) and
+  // k (B, Hkv, Sk, D) and a CUDA seed, exactly as its forward draws it, for tests.
+  m.def(
+      "flash_dropout_keep_mask(Tensor q, Tensor k, Tensor dropout_seed, float dropout_p) "
+      "-> Tensor");
 }
 
 // `import flash_ext._C` loads this library, which registers the ops above. The constants tell
@@ -47,12 +52,19 @@ PyMODINIT_FUNC PyInit__C() {
 #else
   PyModule_AddStringConstant(m, "cpu_isa", "generic");
 #endif
-#ifdef FLASH_EXT_CUDA_BACKENDS  // colon-separated names, e.g. flash:mem_eff
 #define FLASH_EXT_STRINGIFY(x) #x
 #define FLASH_EXT_TO_STRING(x) FLASH_EXT_STRINGIFY(x)
+#ifdef FLASH_EXT_CUDA_BACKENDS  // colon-separated names, e.g. flash:mem_eff
   PyModule_AddStringConstant(m, "cuda_backends", FLASH_EXT_TO_STRING(FLASH_EXT_CUDA_BACKENDS));
 #else
   PyModule_AddStringConstant(m, "cuda_backends", "");
+#endif
+#ifdef FLASH_EXT_FLASH_HDIMS  // the flash kernels built (setup.py): e.g. 64:128 and fp16:bf16
+  PyModule_AddStringConstant(m, "flash_hdims", FLASH_EXT_TO_STRING(FLASH_EXT_FLASH_HDIMS));
+  PyModule_AddStringConstant(m, "flash_dtypes", FLASH_EXT_TO_STRING(FLASH_EXT_FLASH_DTYPES));
+#else
+  PyModule_AddStringConstant(m, "flash_hdims", "");
+  PyModule_AddStringConstant(m, "flash_dtypes", "");
 #endif
   return m;
 }

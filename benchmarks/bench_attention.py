@@ -1,0 +1,654 @@
+"""flash_ext's CUDA backends against PyTorch's attention kernels, side by side in one run.
+
+Providers: flash_ext.attention(..., backend="flash"); torch SDPA restricted to one backend each
+with sdpa_kernel (FLASH_ATTENTION, EFFICIENT_ATTENTION, CUDNN_ATTENTION); and
+torch.compile(flex_attention) with a causal BlockMask from create_block_mask (no mask when not
+causal). Cases, all bfloat16:
+- flash rows: 16k tokens per batch at model width 2048 (B = 16384 / S, H = 2048 / D), D in
+  64, 128, 256, S in 1024, 4096, 16384, causal and not. TFLOP/s = 4*B*H*S*S*D / time, halved for
+  causal; the backward counts 2.5x the forward FLOPs.
+- decode rows: B=32, H=32, D=128, Sq=1, Sk in 4096, 32768, not causal, forward only.
+  GB/s = bytes of K and V read (2*B*H*Sk*D*2) / time.
+
+Method. Each case builds its inputs once (random normal) and every provider runs on the same
+tensors. A provider is built, called once (the first call is excluded from the timings and its
+wall time reported: torch.compile's compile of flex happens there, once per shape, mask and
+direction), then timed by triton.testing.do_bench: CUDA events around each call, L2 flushed
+before each, warm-up, median (an own event loop with the same method when triton is missing).
+fwd runs under torch.no_grad(). bwd is the backward alone: one forward with autograd builds the
+graph, then torch.autograd.grad(out, (q, k, v), dout, retain_graph=True) is timed, so the number
+covers every kernel of the provider's backward (dO.O preprocessing, dq conversion...) and no
+forward; dout is the same random tensor for every provider.
+Every provider's output (fwd) or gradients (bwd) is compared with sdpa_flash's (the first of
+sdpa_flash, sdpa_efficient, sdpa_cudnn that ran) by |x - ref| / |ref| (Frobenius norms), with a
+loose bf16 tolerance of 2e-2; a mismatch is printed loudly, marked in the table, and makes the
+exit status 1. A provider that raises (not built, shape not supported, compile error, out of
+memory) shows n/a with the error's first line in a footnote; the run goes on.
+
+    python benchmarks/bench_attention.py                  # forward, every case: benchmarks/results/
+    python benchmarks/bench_attention.py --quick --out /tmp/bench   # 3 cases, short timing
+    python benchmarks/bench_attention.py --direction all --shapes 'D=128'
+    python benchmarks/bench_attention.py --list           # the case names --shapes matches
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import functools
+import math
+import re
+import shlex
+import sys
+import time
+import warnings
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import torch
+import torch.nn.functional as F
+from torch import Tensor
+from torch.nn.attention import SDPBackend, sdpa_kernel
+from torch.nn.attention.flex_attention import create_block_mask, flex_attention
+
+try:
+    import flash_ext
+    from flash_ext.ops import CUDA_BACKENDS
+except ImportError as exc:  # not installed or not built: its cells show n/a, the peers still run
+    flash_ext, FLASH_EXT_IMPORT_ERROR = None, exc
+try:
+    import triton
+    from triton.testing import do_bench
+except ImportError:
+    triton = do_bench = None
+
+RESULTS = Path(__file__).resolve().parent / "results"
+TOKENS, WIDTH = 16384, 2048  # per batch: B * S = TOKENS, H * D = WIDTH
+HEAD_DIMS = (64, 128, 256)
+SEQLENS = (1024, 4096, 16384)
+DECODE_SEQLENS = (4096, 32768)
+DIRECTIONS = {"fwd": ("fwd",), "bwd": ("bwd",), "all": ("fwd", "bwd")}
+BWD_FLOP_FACTOR = 2.5  # backward: 5 matmuls against the forward's 2
+CHECK_TOL = 2e-2  # |x - ref| / |ref| between two bf16 implementations
+OURS = "flash_ext"
+REFERENCES = ("sdpa_flash", "sdpa_efficient", "sdpa_cudnn")  # checked against the first that ran
+QUICK_CASES = ("D=128 S=1024 full", "D=128 S=1024 causal", "decode D=128 Sk=4096")
+FAMILY_TITLES = {
+    "flash": "16k tokens per batch at model width 2048 (B = 16384 / S, H = 2048 / D), TFLOP/s",
+    "decode": "decode, Sq = 1, GB/s of K and V read",
+}
+
+
+# Cases
+
+
+@dataclass(frozen=True)
+class Case:
+    """One attention shape. family "flash": TFLOP/s rows; "decode": GB/s rows, forward only."""
+
+    family: str
+    batch: int
+    heads: int
+    seqlen_q: int
+    seqlen_k: int
+    head_dim: int
+    causal: bool
+    dtype: torch.dtype = torch.bfloat16
+
+    @property
+    def name(self) -> str:
+        """What --shapes matches and progress lines show."""
+        if self.family == "decode":
+            return f"decode D={self.head_dim} Sk={self.seqlen_k}"
+        return f"D={self.head_dim} S={self.seqlen_q} {'causal' if self.causal else 'full'}"
+
+    @property
+    def directions(self) -> tuple[str, ...]:
+        return ("fwd",) if self.family == "decode" else ("fwd", "bwd")
+
+    @property
+    def unit(self) -> str:
+        return "GB/s" if self.family == "decode" else "TFLOP/s"
+
+    @property
+    def panel(self) -> str:
+        """Plot subplot title."""
+        if self.family == "decode":
+            return f"decode: B={self.batch}, H={self.heads}, D={self.head_dim}, Sq={self.seqlen_q}"
+        return f"D={self.head_dim}, H={self.heads}, B={TOKENS}/S"
+
+    @property
+    def group(self) -> str:
+        """Bar-group label within the panel."""
+        if self.family == "decode":
+            return f"Sk={self.seqlen_k}"
+        return f"S={self.seqlen_q}\n{'causal' if self.causal else 'full'}"
+
+    def rate(self, direction: str, seconds: float) -> float:
+        """Throughput in `unit`."""
+        if self.family == "decode":
+            kv_bytes = 2 * self.batch * self.heads * self.seqlen_k * self.head_dim
+            return kv_bytes * self.dtype.itemsize / seconds / 1e9
+        flops = 4 * self.batch * self.heads * self.seqlen_q * self.seqlen_k * self.head_dim
+        flops /= 2 if self.causal else 1
+        flops *= BWD_FLOP_FACTOR if direction == "bwd" else 1
+        return flops / seconds / 1e12
+
+
+def all_cases() -> list[Case]:
+    flash = [Case("flash", TOKENS // s, WIDTH // d, s, s, d, causal)
+             for d in HEAD_DIMS for s in SEQLENS for causal in (False, True)]
+    decode = [Case("decode", 32, 32, 1, sk, 128, False) for sk in DECODE_SEQLENS]
+    return flash + decode
+
+
+def select_cases(pattern: str | None, quick: bool, directions: Sequence[str]) -> list[Case]:
+    cases = [c for c in all_cases() if set(c.directions) & set(directions)]
+    if quick:
+        cases = [c for c in cases if c.name in QUICK_CASES]
+    if pattern:
+        cases = [c for c in cases if re.search(pattern, c.name)]
+    return cases
+
+
+@dataclass
+class Inputs:
+    """The tensors of one case, shared by every provider."""
+
+    q: Tensor
+    k: Tensor
+    v: Tensor
+    grad_out: Tensor | None  # dO for the backward
+
+
+def make_inputs(case: Case, device: str, requires_grad: bool) -> Inputs:
+    def randn(seqlen: int) -> Tensor:
+        return torch.randn(case.batch, case.heads, seqlen, case.head_dim, device=device,
+                           dtype=case.dtype, requires_grad=requires_grad)
+
+    q, k, v = randn(case.seqlen_q), randn(case.seqlen_k), randn(case.seqlen_k)
+    return Inputs(q, k, v, torch.randn_like(q) if requires_grad else None)
+
+
+# Providers: a factory takes (case, inputs) and returns the call to time, out = fn().
+
+Provider = Callable[[Case, Inputs], Callable[[], Tensor]]
+
+
+def flash_ext_flash(case: Case, x: Inputs) -> Callable[[], Tensor]:
+    if flash_ext is None:
+        raise FLASH_EXT_IMPORT_ERROR
+    return lambda: flash_ext.attention(x.q, x.k, x.v, is_causal=case.causal, backend="flash")
+
+
+def sdpa(backend: SDPBackend) -> Provider:
+    def factory(case: Case, x: Inputs) -> Callable[[], Tensor]:
+        def run() -> Tensor:
+            with sdpa_kernel(backend):
+                return F.scaled_dot_product_attention(x.q, x.k, x.v, is_causal=case.causal)
+
+        return run
+
+    return factory
+
+
+@functools.cache
+def compiled_flex() -> Callable[..., Tensor]:
+    """One compiled flex_attention, recompiled per shape (static shapes, no silent eager
+    fallback: hitting the recompile limit raises)."""
+    torch._dynamo.config.recompile_limit = 128
+    torch._dynamo.config.fail_on_recompile_limit_hit = True
+    return torch.compile(flex_attention, dynamic=False)
+
+
+def causal_mask(b: Tensor, h: Tensor, q_idx: Tensor, kv_idx: Tensor) -> Tensor:
+    return q_idx >= kv_idx
+
+
+def torch_flex(case: Case, x: Inputs) -> Callable[[], Tensor]:
+    flex = compiled_flex()
+    block_mask = None
+    if case.causal:
+        block_mask = create_block_mask(causal_mask, None, None, case.seqlen_q, case.seqlen_k,
+                                       device=x.q.device)
+    return lambda: flex(x.q, x.k, x.v, block_mask=block_mask)
+
+
+PROVIDERS: dict[str, Provider] = {
+    OURS: flash_ext_flash,
+    "sdpa_flash": sdpa(SDPBackend.FLASH_ATTENTION),
+    "sdpa_efficient": sdpa(SDPBackend.EFFICIENT_ATTENTION),
+    "sdpa_cudnn": sdpa(SDPBackend.CUDNN_ATTENTION),
+    "torch_flex": torch_flex,
+}
+
+
+# Directions: a runner turns a provider's call into the call to time, returning what is checked.
+
+Runner = Callable[[], tuple[Tensor, ...]]
+
+
+def forward_runner(fn: Callable[[], Tensor], x: Inputs) -> Runner:
+    def run() -> tuple[Tensor, ...]:
+        with torch.no_grad():
+            return (fn(),)
+
+    return run
+
+
+def backward_runner(fn: Callable[[], Tensor], x: Inputs) -> Runner:
+    """The backward alone: autograd.grad over the retained graph of one forward."""
+    with torch.enable_grad():
+        out = fn()
+    leaves = (x.q, x.k, x.v)
+    return lambda: torch.autograd.grad(out, leaves, x.grad_out, retain_graph=True)
+
+
+RUNNERS: dict[str, Callable[[Callable[[], Tensor], Inputs], Runner]] = {
+    "fwd": forward_runner,
+    "bwd": backward_runner,
+}
+
+
+# Timing
+
+
+def bench(fn: Callable[[], object], warmup_ms: float, rep_ms: float) -> float:
+    """Median seconds of fn() by CUDA events, after warm-up, L2 flushed before each call."""
+    if do_bench is not None:
+        return do_bench(fn, warmup=warmup_ms, rep=rep_ms, return_mode="median") / 1e3
+    return _event_median(fn, warmup_ms, rep_ms)
+
+
+def _event_median(fn: Callable[[], object], warmup_ms: float, rep_ms: float) -> float:
+    """do_bench's method without triton."""
+    flush = torch.empty(256 * 2**20, dtype=torch.int8, device="cuda")
+
+    def timed(n: int) -> list[float]:
+        events = [(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True))
+                  for _ in range(n)]
+        for start, end in events:
+            flush.zero_()
+            start.record()
+            fn()
+            end.record()
+        torch.cuda.synchronize()
+        return [start.elapsed_time(end) for start, end in events]
+
+    estimate_ms = max(sum(timed(5)) / 5, 1e-3)
+    for _ in range(max(1, int(warmup_ms / estimate_ms))):
+        fn()
+    times = sorted(timed(max(1, int(rep_ms / estimate_ms))))
+    return times[len(times) // 2] / 1e3
+
+
+# Running
+
+
+@dataclass
+class Result:
+    case: Case
+    direction: str
+    provider: str
+    seconds: float | None = None  # median time of one call
+    setup_s: float | None = None  # wall time from building the provider to its first result
+    error: str | None = None  # why n/a
+    reference: str | None = None  # provider checked against
+    rel_err: float | None = None
+
+    @property
+    def rate(self) -> float | None:
+        return None if self.seconds is None else self.case.rate(self.direction, self.seconds)
+
+    @property
+    def mismatch(self) -> bool:
+        return self.rel_err is not None and not self.rel_err <= CHECK_TOL  # NaN mismatches
+
+
+def describe_error(exc: BaseException, caught: list[warnings.WarningMessage]) -> str:
+    """The error's first line (two when it only introduces the next, as torch.compile's do),
+    plus the warnings raised with it (SDPA says there why a backend refused)."""
+    lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
+    head = lines[:2] if lines and lines[0].endswith(":") else lines[:1]
+    text = " ".join([f"{type(exc).__name__}:", *head])
+    reasons = [re.sub(r"\s*\(Triggered internally at .*", "", str(w.message)).strip()
+               for w in caught if issubclass(w.category, UserWarning)]
+    reasons = list(dict.fromkeys(r.splitlines()[0] for r in reasons if r))
+    if reasons:
+        text += " (warnings: " + "; ".join(reasons) + ")"
+    return text if len(text) <= 400 else text[:397] + "..."
+
+
+def run_provider(case: Case, direction: str, name: str, x: Inputs,
+                 timer: Callable[[Runner], float]) -> tuple[Result, tuple[Tensor, ...] | None]:
+    """Time one provider; returns its result and its first call's output (None if n/a)."""
+    result = Result(case, direction, name)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            start = time.perf_counter()
+            run = RUNNERS[direction](PROVIDERS[name](case, x), x)
+            out = run()
+            torch.cuda.synchronize()
+            result.setup_s = time.perf_counter() - start
+            result.seconds = timer(run)
+        except Exception as exc:  # noqa: BLE001  (any failure is this provider's n/a)
+            result.error = describe_error(exc, caught)
+            return result, None
+    return result, tuple(t.detach() for t in out)
+
+
+def relative_error(out: Sequence[Tensor], ref: Sequence[Tensor]) -> float:
+    """Largest |x - ref| / |ref| over the tensors (output, or dq, dk, dv)."""
+    return max(((a.float() - b.float()).norm() / b.float().norm()).item()
+               for a, b in zip(out, ref, strict=True))
+
+
+def check(results: list[Result], outputs: dict[str, tuple[Tensor, ...]]) -> None:
+    """Compare every provider's output with the reference's; print the errors, loudly if over
+    the tolerance."""
+    reference = next((name for name in REFERENCES if name in outputs), None)
+    if reference is None:
+        print(f"{'check':>15}  nothing to check against (none of {', '.join(REFERENCES)} ran)")
+        return
+    checked = [r for r in results if r.provider in outputs and r.provider != reference]
+    for r in checked:
+        r.reference = reference
+        r.rel_err = relative_error(outputs[r.provider], outputs[reference])
+    errors = ", ".join(f"{r.provider} {r.rel_err:.1e}" for r in checked)
+    print(f"{'check':>15}  |x - ref| / |ref| against {reference}: {errors or '-'}", flush=True)
+    for r in checked:
+        if r.mismatch:
+            print(f"!!! MISMATCH !!! {r.provider} {r.direction} {r.case.name}: rel err "
+                  f"{r.rel_err:.3e} against {reference} (tolerance {CHECK_TOL:.0e})",
+                  flush=True)
+
+
+def progress_line(r: Result) -> str:
+    if r.error is not None:
+        return f"{r.provider:>15}  n/a: {r.error}"
+    return (f"{r.provider:>15}  {r.seconds * 1e3:9.3f} ms  {r.rate:8.1f} {r.case.unit}"
+            f"  (first call {r.setup_s:.1f} s)")
+
+
+def run_case(case: Case, directions: Sequence[str], providers: Sequence[str],
+             timer: Callable[[Runner], float], device: str = "cuda",
+             label: str = "") -> list[Result]:
+    """Every (direction, provider) of one case, on one set of inputs."""
+    try:
+        x = make_inputs(case, device, requires_grad="bwd" in directions)
+    except Exception as exc:  # noqa: BLE001  (out of memory, say: the whole case is n/a)
+        error = "inputs: " + describe_error(exc, [])
+        print(f"{label} {case.name}: n/a, {error}", flush=True)
+        return [Result(case, d, p, error=error) for d in directions for p in providers]
+    results = []
+    for direction in directions:
+        print(f"{label} {case.name} {direction}: B={case.batch} H={case.heads} "
+              f"Sq={case.seqlen_q} Sk={case.seqlen_k} D={case.head_dim}", flush=True)
+        outputs: dict[str, tuple[Tensor, ...]] = {}
+        batch = []
+        for name in providers:
+            result, out = run_provider(case, direction, name, x, timer)
+            print(progress_line(result), flush=True)
+            if out is not None:
+                outputs[name] = out
+            batch.append(result)
+        check(batch, outputs)
+        results += batch
+    return results
+
+
+# Report
+
+
+class Footnotes:
+    """Numbered notes, one number per distinct text."""
+
+    def __init__(self) -> None:
+        self.numbers: dict[str, int] = {}
+
+    def ref(self, text: str) -> str:
+        return f"[{self.numbers.setdefault(text, len(self.numbers) + 1)}]"
+
+    def render(self) -> str:
+        return "\n".join(f"- [{n}] {text}" for text, n in self.numbers.items())
+
+
+def rate_cell(r: Result, notes: Footnotes) -> str:
+    if r.error is not None:
+        return "n/a " + notes.ref(f"{r.provider}: {r.error}")
+    cell = f"{r.rate:.1f}"
+    if r.mismatch:
+        cell += " (!) " + notes.ref(
+            f"{r.provider} {r.direction} {r.case.name}: differs from {r.reference}, "
+            f"rel err {r.rel_err:.2e} > {CHECK_TOL:.0e}")
+    return cell
+
+
+def ratio_cell(ours: Result, peer: Result) -> str:
+    if ours.rate is None or peer.rate is None:
+        return "-"
+    return f"{ours.rate / peer.rate:.2f}x"
+
+
+def providers_of(results: list[Result]) -> list[str]:
+    """The providers that appear in `results`, in order."""
+    return list(dict.fromkeys(r.provider for r in results))
+
+
+def render_table(results: list[Result], notes: Footnotes) -> str:
+    providers = providers_of(results)
+    rows: dict[Case, dict[str, Result]] = {}
+    for r in results:
+        rows.setdefault(r.case, {})[r.provider] = r
+    peers = [p for p in providers if p != OURS]
+    columns = ["B", "H", "Sq", "Sk", "D", "causal", *providers]
+    if OURS in providers:
+        columns += [f"{OURS} ms", *(f"{OURS} / {p}" for p in peers)]
+    lines = ["| " + " | ".join(columns) + " |", "|" + " --- |" * len(columns)]
+    for case, row in rows.items():
+        cells = [str(n) for n in (case.batch, case.heads, case.seqlen_q, case.seqlen_k,
+                                  case.head_dim)]
+        cells.append("yes" if case.causal else "no")
+        cells += [rate_cell(row[p], notes) for p in providers]
+        if OURS in providers:
+            ours = row[OURS]
+            cells.append("n/a" if ours.seconds is None else f"{ours.seconds * 1e3:.3f}")
+            cells += [ratio_cell(ours, row[p]) for p in peers]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def render_tables(results: list[Result]) -> str:
+    """One markdown table per (direction, family), then the footnotes."""
+    sections: dict[tuple[str, str], list[Result]] = {}
+    for r in results:
+        sections.setdefault((r.direction, r.case.family), []).append(r)
+    notes = Footnotes()
+    parts = [f"### {direction}: {FAMILY_TITLES[family]}\n\n{render_table(rs, notes)}"
+             for (direction, family), rs in sections.items()]
+    if notes.numbers:
+        parts.append(notes.render())
+    return "\n\n".join(parts)
+
+
+def render_summary(results: list[Result]) -> str:
+    """Largest check error and total first-call time, per provider."""
+    providers = providers_of(results)
+    errors = []
+    for direction in DIRECTIONS["all"]:
+        for p in providers:
+            checked = [r for r in results
+                       if r.provider == p and r.direction == direction and r.rel_err is not None]
+            if checked:
+                worst = max(checked, key=lambda r: r.rel_err)
+                errors.append(f"{p} {direction} {worst.rel_err:.1e} (vs {worst.reference})")
+    setup = [f"{p} {sum(r.setup_s for r in results if r.provider == p and r.setup_s):.1f} s"
+             for p in providers]
+    return ("Output check, largest |x - ref| / |ref| over the rows (tolerance "
+            f"{CHECK_TOL:.0e}): {', '.join(errors) or 'nothing checked'}.\n"
+            "First calls (excluded from the timings; torch_flex's compile happens there), "
+            f"total per provider: {', '.join(setup)}.")
+
+
+def render_markdown(results: list[Result], environment: str, command: str, timing: str,
+                    directions: Sequence[str]) -> str:
+    method = ("Method: inputs random normal, built once per case and shared by the providers; "
+              f"{timing}; fwd under torch.no_grad(); bwd = torch.autograd.grad over a retained "
+              "graph (backward alone). TFLOP/s counts 4*B*H*Sq*Sk*D forward, halved for causal, "
+              "2.5x for the backward; decode GB/s counts K and V read once. "
+              f"`{OURS} / peer` = {OURS} throughput / the peer's (> 1: {OURS} faster).")
+    return (f"# Attention on GPU: flash_ext vs PyTorch ({', '.join(directions)})\n\n"
+            f"{environment}\n\nCommand: `{command}`\n\n{method}\n\n"
+            f"{render_summary(results)}\n\n{render_tables(results)}\n")
+
+
+def write_plot(results: list[Result], path: Path, title: str) -> None:
+    """One subplot per (direction, head dim) and one for decode; grouped bars per provider."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    panels: dict[tuple[str, str], list[Result]] = {}
+    for r in results:
+        panels.setdefault((r.direction, r.case.panel), []).append(r)
+    providers = providers_of(results)
+    ncols = min(len(panels), 2)
+    nrows = math.ceil(len(panels) / ncols)
+    top = 0.75  # inches above the panels for the title and the legend
+    fig, axes = plt.subplots(nrows, ncols, figsize=(8 * ncols, 4.5 * nrows + top), squeeze=False)
+    colors = dict(zip(providers, plt.get_cmap("tab10").colors, strict=False))
+    for ax, ((direction, panel), rs) in zip(axes.flat, panels.items(), strict=False):
+        cases = list(dict.fromkeys(r.case for r in rs))
+        names = providers_of(rs)
+        width = 0.8 / len(names)
+        for r in rs:
+            i, g = names.index(r.provider), cases.index(r.case)
+            offset = (i - (len(names) - 1) / 2) * width
+            ax.bar(g + offset, r.rate or 0, width, color=colors[r.provider], label=r.provider)
+            if r.rate is None:
+                ax.text(g + offset, 0, " n/a", rotation=90, ha="center", va="bottom",
+                        fontsize=7)
+            elif r.mismatch:
+                ax.text(g + offset, r.rate, "!", color="red", ha="center", va="bottom",
+                        fontweight="bold")
+        ax.set_xticks(range(len(cases)), [c.group for c in cases])
+        ax.set_title(f"{direction}, {panel}")
+        ax.set_ylabel(cases[0].unit)
+        ax.grid(axis="y", alpha=0.3)
+        ax.set_axisbelow(True)
+    for ax in axes.flat[len(panels):]:
+        ax.axis("off")
+    handles = {label: h for ax in axes.flat for h, label in zip(*ax.get_legend_handles_labels())}
+    height = fig.get_figheight()
+    fig.suptitle(title, y=1 - 0.12 / height, va="top")
+    fig.legend(handles.values(), handles.keys(), loc="upper center", ncol=len(handles),
+               frameon=False,
+               bbox_to_anchor=(0.5, 1 - 0.4 / height))
+    fig.tight_layout(rect=(0, 0, 1, 1 - top / height))
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def environment(date: str) -> str:
+    p = torch.cuda.get_device_properties(0)
+    if flash_ext is None:
+        ours = f"flash_ext not importable ({FLASH_EXT_IMPORT_ERROR})"
+    else:
+        built = ", ".join(sorted(CUDA_BACKENDS)) or "none"
+        ours = f"flash_ext {flash_ext.__version__} (CUDA backends built: {built})"
+    return (f"Device: {p.name} (sm_{p.major}{p.minor}, {p.multi_processor_count} SMs, "
+            f"{p.total_memory / 2**30:.0f} GiB); torch {torch.__version__} (CUDA "
+            f"{torch.version.cuda}, cuDNN {torch.backends.cudnn.version()}); triton "
+            f"{triton.__version__ if triton else 'not installed'}; {ours}; {date}.")
+
+
+# Command line
+
+
+def provider_list(text: str) -> list[str]:
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    unknown = [n for n in names if n not in PROVIDERS]
+    if unknown or not names:
+        raise argparse.ArgumentTypeError(
+            f"unknown provider(s) {unknown}; choose from {', '.join(PROVIDERS)}")
+    return names
+
+
+def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], epilog=__doc__.split("\n\n", 1)[1],
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--direction", choices=DIRECTIONS, default="fwd",
+                        help="fwd, bwd (backward alone) or all (both); default fwd")
+    parser.add_argument("--quick", action="store_true",
+                        help=f"only {', '.join(QUICK_CASES)}, shorter timing; writes files only "
+                        "with --out")
+    parser.add_argument("--shapes", metavar="REGEX",
+                        help="run the cases whose name matches (re.search), e.g. 'D=128', "
+                        "'S=16384 causal', 'decode'; --list shows the names")
+    parser.add_argument("--providers", type=provider_list, default=list(PROVIDERS),
+                        help=f"comma-separated subset of {','.join(PROVIDERS)}")
+    parser.add_argument("--out", type=Path, default=None,
+                        help="directory for attention_<direction>_<date>.md and .png "
+                        "(default benchmarks/results; none with --quick)")
+    parser.add_argument("--warmup-ms", type=float, default=None,
+                        help="warm-up per provider in ms (default 25, --quick 10)")
+    parser.add_argument("--rep-ms", type=float, default=None,
+                        help="timed repetitions per provider in ms (default 200, --quick 50)")
+    parser.add_argument("--list", action="store_true", help="print the selected cases and exit")
+    return parser.parse_args(argv)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
+    directions = DIRECTIONS[args.direction]
+    cases = select_cases(args.shapes, args.quick, directions)
+    if args.list or not cases:
+        print("\n".join(c.name for c in cases) or f"no case matches {args.shapes!r}")
+        return 0 if cases else 2
+    if not torch.cuda.is_available():
+        print("bench_attention.py needs a CUDA GPU (torch.cuda.is_available() is False)",
+              file=sys.stderr)
+        return 2
+    out_dir = args.out or (None if args.quick else RESULTS)
+    warmup_ms = args.warmup_ms or (10 if args.quick else 25)
+    rep_ms = args.rep_ms or (50 if args.quick else 200)
+    timing = (f"{'triton.testing.do_bench' if do_bench else 'CUDA-event loop'} median, "
+              f"warm-up {warmup_ms:g} ms, repetitions over {rep_ms:g} ms, L2 flushed per call")
+    date = datetime.date.today().isoformat()
+    env = environment(date)
+    command = shlex.join(["python", "benchmarks/bench_attention.py",
+                          *(sys.argv[1:] if argv is None else argv)])
+    print(f"{env}\n{timing}\n{len(cases)} cases x {len(args.providers)} providers", flush=True)
+    timer = functools.partial(bench, warmup_ms=warmup_ms, rep_ms=rep_ms)
+    results: list[Result] = []
+    for i, case in enumerate(cases, 1):
+        todo = [d for d in directions if d in case.directions]
+        results += run_case(case, todo, args.providers, timer, label=f"[{i}/{len(cases)}]")
+    print("\n" + render_summary(results))
+    print("\n" + render_tables(results), flush=True)
+    if out_dir is not None:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        stem = out_dir / f"attention_{args.direction}_{date}"
+        md = stem.with_suffix(".md")
+        md.write_text(render_markdown(results, env, command, timing, directions))
+        print(f"\nwrote {md}")
+        try:
+            write_plot(results, stem.with_suffix(".png"),
+                       f"flash_ext vs PyTorch attention, bf16 ({torch.cuda.get_device_name()}, "
+                       f"torch {torch.__version__}, {date})")
+            print(f"wrote {stem.with_suffix('.png')}")
+        except ImportError as exc:
+            print(f"no plot: {exc}")
+    mismatches = [r for r in results if r.mismatch]
+    for r in mismatches:
+        print(f"!!! MISMATCH !!! {r.provider} {r.direction} {r.case.name}: rel err "
+              f"{r.rel_err:.3e} against {r.reference}")
+    return 1 if mismatches else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,240 @@
+// CUDA implementations of the flash_ext forward ops on the flash kernels (csrc/flash): validate,
+// describe the tensors as flash::FwdParams, launch on the current stream. The only file that
+// joins torch and the flash kernels; the backward ops have no CUDA implementation yet.
+#include <ATen/ATen.h>
+#include <c10/cuda/CUDAException.h>
+#include <c10/cuda/CUDAGuard.h>
+#include <c10/cuda/CUDAStream.h>
+#include <cuda_runtime.h>
+#include <torch/library.h>
+
+#include <algorithm>
+#include <climits>
+#include <iterator>
+
+#include "../../flash/flash_fwd.h"
+#include "../checks.h"
+#include "../tensors.h"
+
+namespace flash_ext {
+namespace {
+
+using at::Tensor;
+using OptTensor = std::optional<Tensor>;
+
+constexpr int kMaxHeadDim = flash::kKernelHeadDims[std::size(flash::kKernelHeadDims) - 1];
+
+const char* dtype_name(bool is_bf16) { return is_bf16 ? "bf16" : "fp16"; }
+
+int device_attribute(cudaDeviceAttr attribute, const Tensor& on) {
+  int value = 0;
+  C10_CUDA_CHECK(cudaDeviceGetAttribute(&value, attribute, on.get_device()));
+  return value;
+}
+
+// q on an sm80+ CUDA device in fp16 or bf16 (the other tensors are checked against q).
+void check_flash_device_and_dtype(const Tensor& q) {
+  TORCH_CHECK(q.is_cuda(), "flash_ext: the flash backend runs on CUDA tensors, got q on ",
+              q.device());
+  const auto dtype = q.scalar_type();
+  TORCH_CHECK(dtype == at::kHalf || dtype == at::kBFloat16,
+              "flash_ext: the flash backend takes float16 or bfloat16, got ", dtype,
+              "; the mem_eff backend takes float32");
+  const int major = device_attribute(cudaDevAttrComputeCapabilityMajor, q);
+  TORCH_CHECK(major >= 8, "flash_ext: the flash backend needs compute capability >= 8.0, ",
+              q.device(), " has ", major, ".",
+              device_attribute(cudaDevAttrComputeCapabilityMinor, q));
+}
+
+// head_dim <= 256 with a kernel in this build (FLASH_EXT_HDIMS, FLASH_EXT_DTYPES).
+void check_flash_head_dim(const Tensor& q) {
+  const int64_t head_dim = q.size(-1);
+  TORCH_CHECK(head_dim <= kMaxHeadDim, "flash_ext: the flash backend takes head_dim <= ",
+              kMaxHeadDim, ", got ", head_dim);
+  const int kernel_head_dim = flash::kernel_head_dim(static_cast<int>(head_dim));
+  const bool is_bf16 = q.scalar_type() == at::kBFloat16;
+  TORCH_CHECK(flash::fwd_built(is_bf16, kernel_head_dim),
+              "flash_ext: this build has no flash kernel for head_dim ", head_dim,
+              " (kernel head dim ", kernel_head_dim, ") in ", dtype_name(is_bf16),
+              "; rebuild with ", kernel_head_dim, " in FLASH_EXT_HDIMS and ",
+              dtype_name(is_bf16), " in FLASH_EXT_DTYPES (unset, they build all)");
+}
+
+// The kernels index sizes with int.
+int to_int(int64_t value, const char* name) {
+  TORCH_CHECK(value >= 0 && value <= INT_MAX, "flash_ext: ", name, " = ", value,
+              " is outside the flash kernels' range [0, 2^31 - 1]");
+  return static_cast<int>(value);
+}
+
+// The flash kernels read dropout_seed on the device as (Philox key, counter offset).
+Tensor flash_dropout_seed(const Tensor& seed) {
+  TORCH_CHECK(seed.numel() == 2, "flash_ext: the flash backend's dropout_seed holds (seed, "
+              "offset): 2 int64 elements, got shape ", seed.sizes());
+  return seed.contiguous();
+}
+
+bool stream_capturing(cudaStream_t stream) {
+  cudaStreamCaptureStatus status;
+  C10_CUDA_CHECK(cudaStreamIsCapturing(stream, &status));
+  return status != cudaStreamCaptureStatusNone;
+}
+
+// Element strides of (batch, head, row) of (B, H, S, D) dense or (T, H, D) packed tensors, whose
+// sequences start at their cu_seqlens row instead of a batch stride.
+void set_strides(const Tensor& t, int64_t& batch, int64_t& head, int64_t& row) {
+  const bool dense = t.dim() == 4;
+  batch = dense ? t.stride(0) : 0;
+  head = t.stride(1);
+  row = t.stride(dense ? 2 : 0);
+}
+
+// What the forward and the dropout keep-mask share: sizes, dtype, dropout (`seed` is undefined
+// without dropout), the device's SMs.
+flash::FwdParams sized_params(const Tensor& q, const Tensor& k, int64_t batch, int64_t seqlen_q,
+                              int64_t seqlen_k, double dropout_p, const Tensor& seed) {
+  flash::FwdParams p;
+  p.batch = to_int(batch, "batch");
+  p.heads_q = to_int(q.size(1), "heads_q");
+  p.heads_kv = to_int(k.size(1), "heads_kv");
+  p.seqlen_q = to_int(seqlen_q, "seqlen_q");
+  p.seqlen_k = to_int(seqlen_k, "seqlen_k");
+  p.head_dim = to_int(q.size(-1), "head_dim");
+  p.is_bf16 = q.scalar_type() == at::kBFloat16;
+  p.dropout_p = static_cast<float>(dropout_p);
+  if (seed.defined()) p.dropout_seed = seed.data_ptr<int64_t>();
+  p.num_sms = device_attribute(cudaDevAttrMultiProcessorCount, q);
+  return p;
+}
+
+std::tuple<Tensor, Tensor> forward(const Tensor& q_in, const Tensor& k_in, const Tensor& v_in,
+                                   const AttentionOptions& o, bool bottom_right,
+                                   const Tensor* cu_q, const Tensor* cu_k, int64_t max_seqlen_q,
+                                   int64_t max_seqlen_k) {
+  const bool varlen = cu_q != nullptr;
+  check_qkv(q_in, k_in, v_in, varlen);
+  check_flash_device_and_dtype(q_in);
+  check_flash_head_dim(q_in);
+  const int64_t batch = varlen ? cu_q->numel() - 1 : q_in.size(0);
+  if (varlen) check_cu_seqlens_layout(*cu_q, *cu_k, q_in);
+  check_options(o, q_in, batch);
+  const Tensor seed = o.dropout_p > 0.0 ? flash_dropout_seed(*o.dropout_seed) : Tensor();
+
+  const c10::cuda::CUDAGuard guard(q_in.device());
+  const cudaStream_t stream = c10::cuda::getCurrentCUDAStream();
+  // Reading the offsets syncs with the GPU, which a CUDA graph capture does not allow.
+  if (varlen && !stream_capturing(stream)) {
+    check_cu_seqlens_values(cu_q->cpu(), cu_k->cpu(), q_in.size(0), k_in.size(0), max_seqlen_q,
+                            max_seqlen_k);
+  }
+  const Tensor q = last_dim_contiguous(q_in), k = last_dim_contiguous(k_in),
+               v = last_dim_contiguous(v_in);
+  auto [out, lse] = empty_forward_outputs(q, varlen);
+  if (forward_without_kernel(out, lse, k)) return {out, lse};
+
+  flash::FwdParams p = sized_params(q, k, batch, varlen ? max_seqlen_q : q.size(2),
+                                    varlen ? max_seqlen_k : k.size(2), o.dropout_p, seed);
+  p.q = q.data_ptr();
+  p.k = k.data_ptr();
+  p.v = v.data_ptr();
+  p.out = out.data_ptr();
+  set_strides(q, p.q_batch_stride, p.q_head_stride, p.q_row_stride);
+  set_strides(k, p.k_batch_stride, p.k_head_stride, p.k_row_stride);
+  set_strides(v, p.v_batch_stride, p.v_head_stride, p.v_row_stride);
+  set_strides(out, p.o_batch_stride, p.o_head_stride, p.o_row_stride);
+  p.lse = lse.data_ptr<float>();
+  Tensor cu_q_c, cu_k_c;
+  if (varlen) {
+    cu_q_c = cu_q->contiguous();
+    cu_k_c = cu_k->contiguous();
+    p.cu_seqlens_q = cu_q_c.data_ptr<int32_t>();
+    p.cu_seqlens_k = cu_k_c.data_ptr<int32_t>();
+    p.total_q = to_int(q.size(0), "total_q");
+  }
+  p.scale = static_cast<float>(o.scale);
+  p.softcap = static_cast<float>(o.softcap);
+  p.window_left = static_cast<int>(std::min<int64_t>(o.window_left, INT_MAX));
+  p.window_right = static_cast<int>(std::min<int64_t>(o.window_right, INT_MAX));
+  p.bottom_right = bottom_right;
+  Tensor slopes;
+  if (o.alibi_slopes.has_value()) {
+    slopes = last_dim_contiguous(*o.alibi_slopes);
+    p.alibi_slopes = slopes.data_ptr<float>();
+    p.alibi_batch_stride = slopes.dim() == 2 ? slopes.stride(0) : 0;
+  }
+
+  p.num_splits = flash::fwd_num_splits(p);
+  const char* unsupported = flash::fwd_unsupported(p);
+  TORCH_CHECK(unsupported == nullptr, "flash_ext: the flash backend cannot run this call: ",
+              unsupported);
+  Tensor out_accum, lse_accum;
+  if (p.num_splits > 1) {
+    const auto f32 = q.options().dtype(at::kFloat);
+    out_accum = at::empty({p.num_splits, p.batch, p.heads_q, p.seqlen_q,
+                           flash::kernel_head_dim(p.head_dim)}, f32);
+    lse_accum = at::empty({p.num_splits, p.batch, p.heads_q, p.seqlen_q}, f32);
+    p.out_accum = out_accum.data_ptr<float>();
+    p.lse_accum = lse_accum.data_ptr<float>();
+  }
+  poison({out, lse});
+  const cudaError_t status = flash::run_fwd(p, stream);
+  TORCH_CHECK(status == cudaSuccess, "flash_ext: the flash forward failed to launch: ",
+              cudaGetErrorString(status));
+  return {out, lse};
+}
+
+std::tuple<Tensor, Tensor> attention_fwd(const Tensor& q, const Tensor& k, const Tensor& v,
+                                         const OptTensor& attn_mask, const OptTensor& alibi_slopes,
+                                         const OptTensor& dropout_seed, double dropout_p,
+                                         double scale, int64_t window_left, int64_t window_right,
+                                         bool bottom_right, double softcap,
+                                         bool /*deterministic*/) {
+  TORCH_CHECK(!attn_mask.has_value(), "flash_ext: the flash backend takes no attn_mask, got one "
+              "of shape ", attn_mask->sizes(), "; it takes causal and sliding-window masks as "
+              "window sizes, and the mem_eff backend takes attn_mask");
+  const AttentionOptions o{alibi_slopes, dropout_seed, dropout_p, scale,
+                           window_left,  window_right, softcap};
+  return forward(q, k, v, o, bottom_right, nullptr, nullptr, 0, 0);
+}
+
+std::tuple<Tensor, Tensor> attention_varlen_fwd(
+    const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& cu_seqlens_q,
+    const Tensor& cu_seqlens_k, int64_t max_seqlen_q, int64_t max_seqlen_k,
+    const OptTensor& alibi_slopes, const OptTensor& dropout_seed, double dropout_p, double scale,
+    int64_t window_left, int64_t window_right, bool bottom_right, double softcap,
+    bool /*deterministic*/) {
+  const AttentionOptions o{alibi_slopes, dropout_seed, dropout_p, scale,
+                           window_left,  window_right, softcap};
+  return forward(q, k, v, o, bottom_right, &cu_seqlens_q, &cu_seqlens_k, max_seqlen_q,
+                 max_seqlen_k);
+}
+
+Tensor flash_dropout_keep_mask(const Tensor& q, const Tensor& k, const Tensor& dropout_seed,
+                               double dropout_p) {
+  check_qkv(q, k, k, /*varlen=*/false);
+  check_flash_device_and_dtype(q);
+  const OptTensor no_slopes, seed_in = dropout_seed;
+  check_options({no_slopes, seed_in, dropout_p, 1.0, -1, -1, 0.0}, q, q.size(0));
+  const Tensor seed = flash_dropout_seed(dropout_seed);
+  const c10::cuda::CUDAGuard guard(q.device());
+  Tensor keep = at::empty({q.size(0), q.size(1), q.size(2), k.size(2)},
+                          q.options().dtype(at::kBool));
+  if (keep.numel() == 0) return keep;
+  const flash::FwdParams p = sized_params(q, k, q.size(0), q.size(2), k.size(2), dropout_p, seed);
+  // bool is one byte holding 0 or 1: the kernel's uint8 mask, as is.
+  const cudaError_t status = flash::dropout_keep_mask(
+      p, reinterpret_cast<uint8_t*>(keep.data_ptr<bool>()), c10::cuda::getCurrentCUDAStream());
+  TORCH_CHECK(status == cudaSuccess, "flash_ext: the flash dropout keep-mask failed to launch: ",
+              cudaGetErrorString(status));
+  return keep;
+}
+
+}  // namespace
+
+TORCH_LIBRARY_IMPL(flash_ext, CUDA, m) {
+  m.impl("attention_fwd", &attention_fwd);
+  m.impl("attention_varlen_fwd", &attention_varlen_fwd);
+  m.impl("flash_dropout_keep_mask", &flash_dropout_keep_mask);
+}
+
+}  // namespace flash_ext

@@ -1,0 +1,69 @@
+// Launch of the flash forward for one (dtype, head dim, causal): the tile configuration per
+// head dim, the grid, and the split-KV path. Included by the generated instantiation files.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include "flash_fwd.h"
+#include "fwd_combine.h"
+#include "fwd_kernel.h"
+#include "kernel_traits.h"
+
+namespace flash {
+
+// Tiles per head dim: (kBlockM, kBlockN, warps) for the plain, dropout and split-KV kernels.
+// The plain and dropout choices are FlashAttention-2's for sm80/sm90 parts (dropout needs fewer
+// registers per row); split-KV serves few query rows, so it trades rows for longer key blocks.
+template <int kHeadDim, typename Element>
+struct FwdConfig;
+
+#define FLASH_FWD_CONFIG(D, PM, PN, PW, DM, DN, DW, SM, SN, SW)       \
+  template <typename Element>                                         \
+  struct FwdConfig<D, Element> {                                      \
+    using Plain = FwdTraits<D, PM, PN, PW, Element>;                  \
+    using Dropout = FwdTraits<D, DM, DN, DW, Element>;                \
+    using Split = FwdTraits<D, SM, SN, SW, Element>;                  \
+  };
+FLASH_FWD_CONFIG(32, 128, 128, 4, 128, 128, 4, 64, 256, 4)
+FLASH_FWD_CONFIG(64, 128, 128, 4, 128, 64, 4, 64, 256, 4)
+FLASH_FWD_CONFIG(96, 128, 64, 4, 128, 64, 4, 64, 128, 4)
+FLASH_FWD_CONFIG(128, 128, 64, 4, 128, 32, 4, 64, 128, 4)
+FLASH_FWD_CONFIG(160, 128, 32, 4, 128, 32, 4, 64, 64, 4)
+FLASH_FWD_CONFIG(192, 128, 64, 8, 64, 64, 4, 64, 64, 4)
+FLASH_FWD_CONFIG(224, 128, 64, 8, 64, 64, 4, 64, 64, 4)
+FLASH_FWD_CONFIG(256, 128, 64, 8, 64, 64, 4, 64, 64, 4)
+#undef FLASH_FWD_CONFIG
+
+template <typename Traits, bool kCausal, bool kDropout, bool kSplit>
+cudaError_t launch_fwd(const FwdParams& params, cudaStream_t stream) {
+  auto kernel = &fwd_kernel<Traits, kCausal, kDropout, kSplit>;
+  constexpr int kSmem = Traits::kSmemSize;
+  if (kSmem > 48 * 1024) {
+    const cudaError_t err =
+        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem);
+    if (err != cudaSuccess) return err;
+  }
+  const dim3 grid((params.seqlen_q + Traits::kBlockM - 1) / Traits::kBlockM, params.heads_q,
+                  params.batch * (kSplit ? params.num_splits : 1));
+  kernel<<<grid, Traits::kNThreads, kSmem, stream>>>(params);
+  return cudaGetLastError();
+}
+
+template <typename Element, int kHeadDim, bool kCausal>
+cudaError_t run_fwd_(FwdParams& params, cudaStream_t stream) {
+  using Config = FwdConfig<kHeadDim, Element>;
+  if (params.num_splits > 1) {
+    const cudaError_t err = launch_fwd<typename Config::Split, kCausal, false, true>(params, stream);
+    if (err != cudaSuccess) return err;
+    const int64_t rows = int64_t(params.batch) * params.heads_q * params.seqlen_q;
+    const unsigned blocks = static_cast<unsigned>((rows + kCombineWarps - 1) / kCombineWarps);
+    fwd_combine_kernel<Element, kHeadDim><<<blocks, kCombineWarps * 32, 0, stream>>>(params);
+    return cudaGetLastError();
+  }
+  if (params.dropout_p > 0.f) {
+    return launch_fwd<typename Config::Dropout, kCausal, true, false>(params, stream);
+  }
+  return launch_fwd<typename Config::Plain, kCausal, false, false>(params, stream);
+}
+
+}  // namespace flash

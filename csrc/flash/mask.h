@@ -1,0 +1,91 @@
+// Which keys a query sees (causal, sliding window, the end of the keys) and the ALiBi bias, for
+// one sequence of a call. Query row i sees key j when j < seqlen_k,
+// j <= i + diag + window_right (window_right >= 0) and j >= i + diag - window_left
+// (window_left >= 0); diag is seqlen_k - seqlen_q for bottom-right alignment, else 0.
+#pragma once
+
+#include <climits>
+#include <cmath>
+
+#include <cute/tensor.hpp>
+
+namespace flash {
+
+template <bool kCausal>
+struct Mask {
+  int seqlen_k;
+  int diag;
+  int window_left;   // -1: unbounded
+  int window_right;  // -1: unbounded; 0 when kCausal
+  float alibi_coef;  // -slope / softmax scale, 0 without ALiBi
+
+  __device__ __forceinline__ Mask(int seqlen_q, int seqlen_k, bool bottom_right, int window_left,
+                                  int window_right, float alibi_coef)
+      : seqlen_k(seqlen_k),
+        diag(bottom_right ? seqlen_k - seqlen_q : 0),
+        window_left(window_left),
+        window_right(kCausal ? 0 : window_right),
+        alibi_coef(alibi_coef) {}
+
+  __device__ __forceinline__ int col_end(int row) const {  // first invisible key on the right
+    return window_right >= 0 ? min(seqlen_k, row + diag + window_right + 1) : seqlen_k;
+  }
+  __device__ __forceinline__ int col_begin(int row) const {  // first visible key on the left
+    return window_left >= 0 ? row + diag - window_left : INT_MIN;
+  }
+
+  // Key blocks [begin, end) that rows [m0, m_end) can see, for blocks of kBlockN keys.
+  template <int kBlockN>
+  __device__ __forceinline__ int n_block_end(int m_end) const {
+    const int cols = col_end(m_end - 1);
+    return cols <= 0 ? 0 : (cols + kBlockN - 1) / kBlockN;
+  }
+  template <int kBlockN>
+  __device__ __forceinline__ int n_block_begin(int m0) const {
+    return max(0, col_begin(m0)) / kBlockN;
+  }
+
+  // Key blocks from right_mask_begin on cross the first row's right edge (diagonal or end of
+  // the keys); blocks below left_mask_end cross the last row's left window edge.
+  template <int kBlockN>
+  __device__ __forceinline__ int right_mask_begin(int m0) const {
+    const int cols = col_end(m0);
+    return cols <= 0 ? 0 : cols / kBlockN;
+  }
+  template <int kBlockN>
+  __device__ __forceinline__ int left_mask_end(int m_end) const {
+    const int cols = col_begin(m_end - 1);
+    return cols <= 0 ? 0 : (cols + kBlockN - 1) / kBlockN;
+  }
+
+  // Whether some key of block [n0, n0 + kBlockN) is invisible to some row of [m0, m_end).
+  template <int kBlockN>
+  __device__ __forceinline__ bool block_needs_mask(int n0, int m0, int m_end) const {
+    return n0 + kBlockN > col_end(m0) || n0 < col_begin(m_end - 1);
+  }
+
+  // Adds ALiBi and, when `visibility`, sets invisible scores to -inf, on a thread's scores viewed
+  // as rows x cols ((2, MMA_M), (2, MMA_N)). row_of(r) is the sequence row of tile row r; the
+  // tile starts at key n0 and the thread is quad lane `quad_lane`.
+  template <typename Frag, typename RowOf>
+  __device__ __forceinline__ void apply(Frag& s, RowOf row_of, int n0, int quad_lane,
+                                        bool visibility) const {
+    CUTE_UNROLL
+    for (int r = 0; r < cute::size<0>(s); ++r) {
+      const int row = row_of(r);
+      const int end = col_end(row), begin = col_begin(row);
+      CUTE_UNROLL
+      for (int t = 0; t < cute::size<1, 1>(s); ++t) {
+        CUTE_UNROLL
+        for (int e = 0; e < 2; ++e) {
+          const int col = n0 + 8 * t + 2 * quad_lane + e;
+          float& x = s(r, cute::make_coord(e, t));
+          if (alibi_coef != 0.f) x += alibi_coef * static_cast<float>(abs(row + diag - col));
+          if (visibility && (col >= end || col < begin)) x = -INFINITY;
+        }
+      }
+    }
+  }
+};
+
+}  // namespace flash

@@ -1,0 +1,70 @@
+// Plain description of one attention call for the CUDA flash kernels: pointers, sizes, 64-bit
+// element strides and flags. csrc/api/cuda fills it from tensors; the kernels read nothing else.
+// Torch-free: this folder compiles with nvcc, CUTLASS/CuTe and the CUDA runtime alone.
+#pragma once
+
+#include <cstdint>
+
+namespace flash {
+
+struct FwdParams {
+  // q (B, Hq, Sq, D), k and v (B, Hkv, Sk, D), out like q; dense or packed varlen (T, H, D).
+  // Element strides of (batch, head, row); the last dim is contiguous. For varlen calls the
+  // batch strides are unused: sequence b starts at row cu_seqlens[b].
+  const void* q = nullptr;
+  const void* k = nullptr;
+  const void* v = nullptr;
+  void* out = nullptr;
+  int64_t q_batch_stride = 0, q_head_stride = 0, q_row_stride = 0;
+  int64_t k_batch_stride = 0, k_head_stride = 0, k_row_stride = 0;
+  int64_t v_batch_stride = 0, v_head_stride = 0, v_row_stride = 0;
+  int64_t o_batch_stride = 0, o_head_stride = 0, o_row_stride = 0;
+
+  // Natural-log sum-exp of the final scores, fp32, -inf for rows with no visible key.
+  // Dense: (B, Hq, Sq) contiguous; varlen: (Hq, Tq) contiguous.
+  float* lse = nullptr;
+
+  int batch = 0;
+  int heads_q = 0;
+  int heads_kv = 0;  // heads_q % heads_kv == 0; q head h reads kv head h / (heads_q / heads_kv)
+  int seqlen_q = 0;  // dense: Sq; varlen: max over the batch
+  int seqlen_k = 0;  // dense: Sk; varlen: max over the batch
+  int head_dim = 0;  // the tensors' D <= the kernel's head dim; the rest is predicated off
+  int total_q = 0;   // varlen: rows of packed q (lse's row count)
+
+  // Varlen: int32 device prefix sums of length batch + 1; nullptr for dense calls.
+  const int* cu_seqlens_q = nullptr;
+  const int* cu_seqlens_k = nullptr;
+
+  float scale = 1.f;    // multiplies q . k
+  float softcap = 0.f;  // > 0: score = softcap * tanh(scale * q . k / softcap)
+
+  // Key j is visible from query i when, with diag = bottom_right ? sk - sq : 0 (per sequence),
+  // (window_right < 0 || j <= i + diag + window_right) and
+  // (window_left < 0 || j >= i + diag - window_left). Causal is window_right = 0.
+  int window_left = -1;
+  int window_right = -1;
+  bool bottom_right = false;
+
+  // ALiBi: score -= slope * |i + diag - j|; fp32 slopes, (b, h) at b * alibi_batch_stride + h.
+  const float* alibi_slopes = nullptr;
+  int64_t alibi_batch_stride = 0;
+
+  // Dropout on the probabilities: keep with probability 1 - p, scale kept ones by 1 / (1 - p).
+  // dropout_seed points to two int64 on the device (Philox key, counter offset), drawn from
+  // torch's CUDA generator so that CUDA graph replays draw fresh values. See dropout.h.
+  float dropout_p = 0.f;
+  const int64_t* dropout_seed = nullptr;
+
+  // Split-KV (decoding): num_splits > 1 splits the keys of each (batch, head) across CTAs; each
+  // writes fp32 partials to out_accum (splits, B, Hq, Sq, D_kernel) and lse_accum
+  // (splits, B, Hq, Sq), and a combine kernel reduces them into out and lse.
+  int num_splits = 1;
+  float* out_accum = nullptr;
+  float* lse_accum = nullptr;
+
+  bool is_bf16 = false;  // else fp16
+  int num_sms = 0;       // of the device, for the split heuristic
+};
+
+}  // namespace flash

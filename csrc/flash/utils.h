@@ -1,0 +1,132 @@
+// Register-level helpers shared by the flash kernels: warp-quad reductions, accumulator layout
+// views, type conversion, the two smem-fed GEMM loops and predicated tile copies.
+#pragma once
+
+#include <cute/tensor.hpp>
+#include <cutlass/array.h>
+#include <cutlass/numeric_conversion.h>
+#include <cutlass/numeric_types.h>
+
+namespace flash {
+
+using namespace cute;
+
+// Max and sum over the 4 threads of a quad: an MMA accumulator row is spread across them.
+struct MaxOp {
+  __device__ __forceinline__ float operator()(float a, float b) const { return fmaxf(a, b); }
+};
+struct SumOp {
+  __device__ __forceinline__ float operator()(float a, float b) const { return a + b; }
+};
+
+template <typename Op>
+__device__ __forceinline__ float quad_allreduce(float x, Op op) {
+  x = op(x, __shfl_xor_sync(0xffffffff, x, 2));
+  return op(x, __shfl_xor_sync(0xffffffff, x, 1));
+}
+
+// SM80 16x8 accumulator ((2, 2), MMA_M, MMA_N) viewed as rows x cols ((2, MMA_M), (2, MMA_N)):
+// value (c, r) of an atom is column 2q + c, row lane/4 + 8r.
+template <typename Layout>
+__forceinline__ __device__ auto acc_rowcol_layout(Layout acc) {
+  static_assert(decltype(size<0>(acc))::value == 4);
+  static_assert(decltype(rank(acc))::value == 3);
+  auto l = logical_divide(acc, Shape<_2>{});  // ((2, 2), MMA_M, MMA_N)
+  return make_layout(make_layout(get<0, 1>(l), get<1>(l)), make_layout(get<0, 0>(l), get<2>(l)));
+}
+
+// The same accumulator reused as the A operand of the next 16x8x16 MMA:
+// ((2, 2), MMA_M, MMA_N) -> ((2, 2, 2), MMA_M, MMA_N / 2).
+template <typename Layout>
+__forceinline__ __device__ auto acc_as_a_layout(Layout acc) {
+  auto l = logical_divide(acc, Shape<Underscore, Underscore, _2>{});  // ((2,2), MMA_M, (2, MMA_N/2))
+  return make_layout(make_layout(get<0>(l), get<2, 0>(l)), get<1>(l), get<2, 1>(l));
+}
+
+template <typename To, typename Engine, typename Layout>
+__forceinline__ __device__ auto convert_type(Tensor<Engine, Layout> const& tensor) {
+  using From = typename Engine::value_type;
+  constexpr int kNumel = decltype(size(tensor))::value;
+  cutlass::NumericArrayConverter<To, From, kNumel> convert;
+  auto frag = convert(*reinterpret_cast<const cutlass::Array<From, kNumel>*>(tensor.data()));
+  return make_tensor(make_rmem_ptr<To>(&frag), tensor.layout());
+}
+
+// acc += A * B with both operands in shared memory, loading k-slice i + 1 into registers while
+// the MMAs of slice i run.
+template <typename Acc, typename TA, typename TB, typename SA, typename SB, typename TiledMma,
+          typename CopyA, typename CopyB, typename ThrCopyA, typename ThrCopyB>
+__forceinline__ __device__ void gemm_ss(Acc& acc, TA& tCrA, TB& tCrB, SA const& tCsA,
+                                        SB const& tCsB, TiledMma tiled_mma, CopyA copy_a,
+                                        CopyB copy_b, ThrCopyA thr_copy_a, ThrCopyB thr_copy_b) {
+  Tensor tCrA_view = thr_copy_a.retile_D(tCrA);  // (CPY, CPY_M, CPY_K)
+  Tensor tCrB_view = thr_copy_b.retile_D(tCrB);  // (CPY, CPY_N, CPY_K)
+  copy(copy_a, tCsA(_, _, _0{}), tCrA_view(_, _, _0{}));
+  copy(copy_b, tCsB(_, _, _0{}), tCrB_view(_, _, _0{}));
+  CUTE_UNROLL
+  for (int i = 0; i < size<2>(tCrA); ++i) {
+    if (i < size<2>(tCrA) - 1) {
+      copy(copy_a, tCsA(_, _, i + 1), tCrA_view(_, _, i + 1));
+      copy(copy_b, tCsB(_, _, i + 1), tCrB_view(_, _, i + 1));
+    }
+    cute::gemm(tiled_mma, tCrA(_, _, i), tCrB(_, _, i), acc);
+  }
+}
+
+// acc += A * B with A already in registers (the probabilities) and B in shared memory.
+template <typename Acc, typename TA, typename TB, typename SB, typename TiledMma, typename CopyB,
+          typename ThrCopyB>
+__forceinline__ __device__ void gemm_rs(Acc& acc, TA const& tCrA, TB& tCrB, SB const& tCsB,
+                                        TiledMma tiled_mma, CopyB copy_b, ThrCopyB thr_copy_b) {
+  Tensor tCrB_view = thr_copy_b.retile_D(tCrB);  // (CPY, CPY_N, CPY_K)
+  copy(copy_b, tCsB(_, _, _0{}), tCrB_view(_, _, _0{}));
+  CUTE_UNROLL
+  for (int i = 0; i < size<2>(tCrA); ++i) {
+    if (i < size<2>(tCrA) - 1) copy(copy_b, tCsB(_, _, i + 1), tCrB_view(_, _, i + 1));
+    cute::gemm(tiled_mma, tCrA(_, _, i), tCrB(_, _, i), acc);
+  }
+}
+
+// Copies a (CPY, CPY_ROWS, CPY_COLS) partition of a gmem tile: rows at or past `max_rows` and
+// columns whose `col_ok` is false are written as zeros instead (kCheckRows = false skips the
+// row test for tiles known to be full). `coords` is the identity partition giving each
+// element's (row, col) in the tile.
+template <bool kCheckRows, typename TiledCopy, typename Src, typename Dst, typename Coords,
+          typename ColOk>
+__forceinline__ __device__ void copy_tile(TiledCopy tiled_copy, Src const& src, Dst& dst,
+                                          Coords const& coords, ColOk const& col_ok,
+                                          int max_rows) {
+  CUTE_UNROLL
+  for (int m = 0; m < size<1>(src); ++m) {
+    if (!kCheckRows || get<0>(coords(0, m, 0)) < max_rows) {
+      CUTE_UNROLL
+      for (int k = 0; k < size<2>(src); ++k) {
+        if (col_ok(k)) {
+          copy(tiled_copy, src(_, m, k), dst(_, m, k));
+        } else {
+          clear(dst(_, m, k));
+        }
+      }
+    } else {
+      clear(dst(_, m, _));
+    }
+  }
+}
+
+// Stores a register/smem partition to gmem, skipping rows >= max_rows and masked-off columns.
+template <typename TiledCopy, typename Src, typename Dst, typename Coords, typename ColOk>
+__forceinline__ __device__ void store_tile(TiledCopy tiled_copy, Src const& src, Dst& dst,
+                                           Coords const& coords, ColOk const& col_ok,
+                                           int max_rows) {
+  CUTE_UNROLL
+  for (int m = 0; m < size<1>(src); ++m) {
+    if (get<0>(coords(0, m, 0)) < max_rows) {
+      CUTE_UNROLL
+      for (int k = 0; k < size<2>(src); ++k) {
+        if (col_ok(k)) copy(tiled_copy, src(_, m, k), dst(_, m, k));
+      }
+    }
+  }
+}
+
+}  // namespace flash

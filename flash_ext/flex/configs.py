@@ -1,0 +1,112 @@
+"""Tile sizes, warps and pipeline stages of the flex kernels.
+
+The GPU defaults are the ones torch's compiled FlexAttention uses for the same GPU class, head
+dim and dtype (torch/_inductor/template_heuristics), so the two compare at equal tiling. Tiles
+never exceed the block mask's blocks. Under the interpreter (CPU) tiles are small: they only have
+to be right. kernel_options overrides any field: BLOCK_M, BLOCK_N, num_warps, num_stages (forward)
+and BLOCK_M1, BLOCK_N1, BLOCK_M2, BLOCK_N2, bwd_num_warps, bwd_num_stages (backward).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+
+import torch
+
+FWD_OPTIONS = ("BLOCK_M", "BLOCK_N", "num_warps", "num_stages")
+BWD_OPTIONS = ("BLOCK_M1", "BLOCK_N1", "BLOCK_M2", "BLOCK_N2", "bwd_num_warps", "bwd_num_stages")
+
+
+@dataclass(frozen=True)
+class FwdConfig:
+    BLOCK_M: int
+    BLOCK_N: int
+    num_warps: int
+    num_stages: int
+
+
+@dataclass(frozen=True)
+class BwdConfig:
+    BLOCK_M1: int  # query tile of the dk/dv programs
+    BLOCK_N1: int  # key tile of the dk/dv programs
+    BLOCK_M2: int  # query tile of the dq programs
+    BLOCK_N2: int  # key tile of the dq programs
+    bwd_num_warps: int
+    bwd_num_stages: int
+
+
+def padded_head_dim(head_dim: int) -> int:
+    return max(16, 1 << (head_dim - 1).bit_length())
+
+
+def _fwd_default(device: torch.device, dtype: torch.dtype, head_dim: int) -> FwdConfig:
+    if device.type != "cuda":  # the interpreter's cost is per tile: few, large ones
+        return FwdConfig(32, 32, 4, 1)
+    d = padded_head_dim(head_dim)
+    major, _ = torch.cuda.get_device_capability(device)
+    if dtype == torch.float32:
+        if d <= 64:
+            return FwdConfig(128, 32, 4, 3)
+        if d <= 128:
+            return FwdConfig(32, 64, 4, 3) if major >= 9 else FwdConfig(128, 32, 4, 3)
+        return FwdConfig(32, 32, 4, 3) if major >= 9 else FwdConfig(64, 16, 4, 3)
+    if d <= 64:
+        return FwdConfig(128, 128 if major >= 9 else 64, 4, 3)
+    if d <= 128:
+        return FwdConfig(128, 64, 8, 3)
+    return FwdConfig(64, 32, 4, 3) if major >= 9 else FwdConfig(32, 64, 4, 3)
+
+
+def _bwd_default(device: torch.device, dtype: torch.dtype, head_dim: int) -> BwdConfig:
+    if device.type != "cuda":
+        return BwdConfig(32, 32, 32, 32, 4, 1)
+    if dtype == torch.float32:
+        return BwdConfig(16, 16, 16, 16, 4, 1)
+    d = padded_head_dim(head_dim)
+    major, _ = torch.cuda.get_device_capability(device)
+    if major >= 9:
+        if d < 64:
+            return BwdConfig(64, 64, 64, 64, 4, 3)
+        if d <= 128:
+            return BwdConfig(64, 128, 128, 64, 8, 3)
+        return BwdConfig(64, 64, 64, 64, 4, 2)
+    if d < 64:
+        return BwdConfig(32, 128, 128, 32, 4, 3)
+    return BwdConfig(64, 64, 64, 64, 4, 2)
+
+
+def _apply(config, options: dict, names: tuple[str, ...]):
+    chosen = {name: options[name] for name in names if name in options}
+    for name, value in chosen.items():
+        if not isinstance(value, int) or value <= 0:
+            raise ValueError(f"kernel_options[{name!r}] must be a positive int, got {value!r}")
+    return replace(config, **chosen)
+
+
+def _fit(tile: int, block: int, name: str) -> int:
+    """The tile, capped at the block mask's block size (both powers of two)."""
+    if tile & (tile - 1) or tile < 16:
+        raise ValueError(f"kernel_options[{name!r}] = {tile}: tiles are powers of two >= 16")
+    return min(tile, block)
+
+
+def choose(device: torch.device, dtype: torch.dtype, head_dim: int, q_block: int,
+           kv_block: int, kernel_options: dict | None) -> tuple[FwdConfig, BwdConfig]:
+    options = dict(kernel_options or {})
+    unknown = set(options) - set(FWD_OPTIONS) - set(BWD_OPTIONS)
+    if unknown:
+        raise ValueError(f"kernel_options has unknown keys {sorted(unknown)}; accepted: "
+                         f"{', '.join(FWD_OPTIONS + BWD_OPTIONS)}")
+    fwd = _apply(_fwd_default(device, dtype, head_dim), options, FWD_OPTIONS)
+    bwd = _apply(_bwd_default(device, dtype, head_dim), options, BWD_OPTIONS)
+    fwd = replace(fwd, BLOCK_M=_fit(fwd.BLOCK_M, q_block, "BLOCK_M"),
+                  BLOCK_N=_fit(fwd.BLOCK_N, kv_block, "BLOCK_N"))
+    bwd = replace(bwd, BLOCK_M1=_fit(bwd.BLOCK_M1, q_block, "BLOCK_M1"),
+                  BLOCK_N1=_fit(bwd.BLOCK_N1, kv_block, "BLOCK_N1"),
+                  BLOCK_M2=_fit(bwd.BLOCK_M2, q_block, "BLOCK_M2"),
+                  BLOCK_N2=_fit(bwd.BLOCK_N2, kv_block, "BLOCK_N2"))
+    return fwd, bwd
+
+
+def as_list(config) -> list[int]:
+    return [getattr(config, f.name) for f in fields(config)]

@@ -1,0 +1,168 @@
+"""The flex custom ops (torch.ops.flash_ext.flex_fwd / flex_bwd): kernel launches and autograd.
+
+The mods reach the ops as the id of their generated kernel module (build.py) plus the tensors
+they capture; block-mask lists, scale and tile configs are plain arguments. Outputs are new
+tensors (no aliasing), with fake implementations for torch.compile and fake tensors.
+"""
+
+from __future__ import annotations
+
+from contextlib import nullcontext
+
+import torch
+from torch import Tensor
+
+from flash_ext.flex import build
+from flash_ext.flex.codegen import BUFFER_SLOTS
+from flash_ext.flex.configs import padded_head_dim
+
+_dummies: dict[torch.device, Tensor] = {}
+
+
+def kernel_buffers(buffers: list[Tensor], device: torch.device) -> list[Tensor]:
+    """The captured tensors as the BUFFER_SLOTS kernel arguments: bool as uint8, unused slots
+    filled with a dummy."""
+    if device not in _dummies:
+        _dummies[device] = torch.zeros(16, dtype=torch.int32, device=device)
+    out = [b.view(torch.uint8) if b.dtype == torch.bool else b for b in buffers]
+    return out + [_dummies[device]] * (BUFFER_SLOTS - len(out))
+
+
+def _mask_strides(num: Tensor, idx: Tensor) -> tuple[int, ...]:
+    """(batch, head) strides of a count tensor and (batch, head, row) of its indices; a batch or
+    head dim of size 1 broadcasts (stride 0)."""
+    bcast = [num.shape[0] == 1, num.shape[1] == 1]
+    num_strides = [0 if b else s for b, s in zip(bcast, num.stride()[:2])]
+    idx_strides = [0 if b else s for b, s in zip(bcast, idx.stride()[:2])] + [idx.stride(2)]
+    return (*num_strides, *idx_strides)
+
+
+def _divisible(q_len: int, kv_len: int, block_size: list[int]) -> bool:
+    """No tile sticks out of the sequences: the lengths are multiples of the block-mask blocks
+    (which the kernel tiles divide), so the kernels skip every bounds check."""
+    return q_len % block_size[0] == 0 and kv_len % block_size[1] == 0
+
+
+def _device_guard(t: Tensor):
+    return torch.cuda.device(t.device) if t.device.type == "cuda" else nullcontext()
+
+
+@torch.library.custom_op("flash_ext::flex_fwd", mutates_args=())
+def flex_fwd(
+    q: Tensor, k: Tensor, v: Tensor,
+    kv_num_blocks: Tensor, kv_indices: Tensor, full_kv_num_blocks: Tensor,
+    full_kv_indices: Tensor, q_num_blocks: Tensor, q_indices: Tensor,
+    full_q_num_blocks: Tensor, full_q_indices: Tensor, buffers: list[Tensor],
+    kernel_id: int, scale: float, block_size: list[int], has_score_mod: bool,
+    fwd_config: list[int], bwd_config: list[int],
+) -> tuple[Tensor, Tensor]:
+    """out (B, Hq, Sq, Dv) in q's dtype and lse (B, Hq, Sq) float32 (natural log).
+
+    The q_* lists and bwd_config are for the backward (autograd saves them from here).
+    """
+    batch, heads, q_len, head_dim = q.shape
+    kv_heads, kv_len, v_head_dim = k.shape[1], k.shape[2], v.shape[3]
+    out = q.new_empty((batch, heads, q_len, v_head_dim))
+    lse = q.new_empty((batch, heads, q_len), dtype=torch.float32)
+    block_m, block_n, num_warps, num_stages = fwd_config
+    grid = (triton_cdiv(q_len, block_m), batch * heads)
+    with _device_guard(q):
+        build.module(kernel_id).flex_fwd_kernel[grid](
+            q, k, v, out, lse, kv_num_blocks, kv_indices, full_kv_num_blocks, full_kv_indices,
+            *kernel_buffers(buffers, q.device),
+            *q.stride(), *k.stride(), *v.stride(), *out.stride(),
+            *_mask_strides(kv_num_blocks, kv_indices),
+            heads, q_len, kv_len, heads // kv_heads, scale,
+            HEAD_DIM=head_dim, V_HEAD_DIM=v_head_dim, BLOCK_D=padded_head_dim(head_dim),
+            BLOCK_DV=padded_head_dim(v_head_dim), SPARSE_Q=block_size[0],
+            SPARSE_KV=block_size[1], BLOCK_M=block_m, BLOCK_N=block_n,
+            HAS_SCORE_MOD=has_score_mod,
+            IS_DIVISIBLE=_divisible(q_len, kv_len, block_size),
+            IEEE_FP32=q.dtype == torch.float32, num_warps=num_warps, num_stages=num_stages,
+        )
+    return out, lse
+
+
+@flex_fwd.register_fake
+def _flex_fwd_fake(q, k, v, *args):
+    batch, heads, q_len, _ = q.shape
+    out = q.new_empty((batch, heads, q_len, v.shape[3]))
+    return out, q.new_empty((batch, heads, q_len), dtype=torch.float32)
+
+
+@torch.library.custom_op("flash_ext::flex_bwd", mutates_args=())
+def flex_bwd(
+    grad_out: Tensor, grad_lse: Tensor | None, q: Tensor, k: Tensor, v: Tensor, out: Tensor,
+    lse: Tensor, kv_num_blocks: Tensor, kv_indices: Tensor, full_kv_num_blocks: Tensor,
+    full_kv_indices: Tensor, q_num_blocks: Tensor, q_indices: Tensor,
+    full_q_num_blocks: Tensor, full_q_indices: Tensor, buffers: list[Tensor], kernel_id: int,
+    scale: float, block_size: list[int], has_score_mod: bool, bwd_config: list[int],
+) -> tuple[Tensor, Tensor, Tensor]:
+    """dq, dk, dv in the dtypes of q, k, v."""
+    batch, heads, q_len, head_dim = q.shape
+    kv_heads, kv_len, v_head_dim = k.shape[1], k.shape[2], v.shape[3]
+    # delta = rowsum(dO * O): the softmax backward's correction; an lse gradient enters here.
+    delta = (grad_out.float() * out.float()).sum(-1)
+    if grad_lse is not None:
+        delta = delta - grad_lse.float()
+    delta = delta.contiguous()
+    dq, dk, dv = torch.empty_like(q), torch.empty_like(k), torch.empty_like(v)
+    block_m1, block_n1, block_m2, block_n2, num_warps, num_stages = bwd_config
+    group = heads // kv_heads
+    grid = (triton_cdiv(kv_len, block_n1) + group * triton_cdiv(q_len, block_m2),
+            batch * kv_heads)
+    with _device_guard(q):
+        build.module(kernel_id).flex_bwd_kernel[grid](
+            q, k, v, grad_out, lse, delta, dq, dk, dv,
+            kv_num_blocks, kv_indices, full_kv_num_blocks, full_kv_indices,
+            q_num_blocks, q_indices, full_q_num_blocks, full_q_indices,
+            *kernel_buffers(buffers, q.device),
+            *q.stride(), *k.stride(), *v.stride(), *grad_out.stride(),
+            *dq.stride(), *dk.stride(), *dv.stride(),
+            *_mask_strides(kv_num_blocks, kv_indices), *_mask_strides(q_num_blocks, q_indices),
+            heads, kv_heads, q_len, kv_len, group, scale,
+            HEAD_DIM=head_dim, V_HEAD_DIM=v_head_dim, BLOCK_D=padded_head_dim(head_dim),
+            BLOCK_DV=padded_head_dim(v_head_dim), SPARSE_Q=block_size[0],
+            SPARSE_KV=block_size[1], BLOCK_M1=block_m1, BLOCK_N1=block_n1, BLOCK_M2=block_m2,
+            BLOCK_N2=block_n2, HAS_SCORE_MOD=has_score_mod,
+            IS_DIVISIBLE=_divisible(q_len, kv_len, block_size),
+            IEEE_FP32=q.dtype == torch.float32, num_warps=num_warps, num_stages=num_stages,
+        )
+    return dq, dk, dv
+
+
+@flex_bwd.register_fake
+def _flex_bwd_fake(grad_out, grad_lse, q, k, v, *args):
+    return torch.empty_like(q), torch.empty_like(k), torch.empty_like(v)
+
+
+def triton_cdiv(a: int, b: int) -> int:
+    return -(-a // b)
+
+
+# Autograd: the backward recomputes the probabilities from q, k and lse.
+
+_MASK_ARGS = 8  # the eight block-mask list tensors, after q, k, v
+
+
+def _setup_context(ctx, inputs, output):
+    q, k, v = inputs[:3]
+    lists = inputs[3:3 + _MASK_ARGS]
+    (buffers, kernel_id, scale, block_size, has_score_mod, _,
+     bwd_config) = inputs[3 + _MASK_ARGS:]
+    out, lse = output
+    ctx.save_for_backward(q, k, v, out, lse, *lists, *buffers)
+    ctx.num_buffers = len(buffers)
+    ctx.options = (kernel_id, scale, block_size, has_score_mod, bwd_config)
+
+
+def _backward(ctx, grad_out, grad_lse):
+    q, k, v, out, lse, *rest = ctx.saved_tensors
+    lists, buffers = rest[:_MASK_ARGS], rest[_MASK_ARGS:]
+    dq, dk, dv = flex_bwd(grad_out.contiguous() if grad_out.stride(-1) != 1 else grad_out,
+                          grad_lse, q, k, v, out, lse, *lists, list(buffers), *ctx.options)
+    # No gradient for the mask lists, the captured buffers (a list) and the options.
+    return dq, dk, dv, *([None] * _MASK_ARGS), [None] * ctx.num_buffers, *([None] * 6)
+
+
+flex_fwd.register_autograd(_backward, setup_context=_setup_context)

@@ -1,0 +1,332 @@
+"""From a user's score_mod / mask_mod to aten graphs, and the tensors it captures.
+
+A mod is traced once with make_fx on 0-d example tensors (score float32, b, h, q_idx, kv_idx
+int32), the way FlexAttention calls it per element. score_mod is traced twice: the function
+itself, and its joint with autograd (the gradient w.r.t. score for an incoming gradient), so the
+backward kernel gets the derivative that torch's own autograd defines.
+
+Tensors the function captures (closure cells, referenced globals, defaults, partial arguments,
+recursively) become kernel buffers. Each is remembered by its *path* among the function's
+captured values, so a later call with a new closure of the same code (new doc ids, a new bias
+table with the same layout) reuses the trace and just reads the new tensors: the cache key is the
+code plus every captured value (tensors by dtype, shape, strides and device).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import threading
+import types
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import torch
+from torch import Tensor
+from torch.fx.experimental.proxy_tensor import make_fx
+from torch.overrides import TorchFunctionMode
+
+SCORE_MOD_ARGS = ("score", "b", "h", "q_idx", "kv_idx")
+MASK_MOD_ARGS = ("b", "h", "q_idx", "kv_idx")
+
+_SCALARS = (bool, int, float, complex, str, bytes, type(None), torch.dtype, torch.device)
+_MAX_DEPTH = 8
+_CACHE_SIZE = 256
+
+
+@dataclass(frozen=True)
+class TracedMod:
+    """A traced mod: its graphs and where each captured buffer comes from.
+
+    kind is "score_mod" or "mask_mod"; graph computes the mod, grad_graph (score_mod only) the
+    gradient w.r.t. score given an incoming gradient `grad`. buffers[i] is either a path into the
+    function's captured values (a tuple) or a tensor the function itself created (a constant).
+    """
+
+    kind: str
+    graph: torch.fx.GraphModule
+    grad_graph: torch.fx.GraphModule | None
+    buffers: tuple[Any, ...]
+    graph_slots: dict[str, int]  # get_attr target of graph -> index into buffers
+    grad_slots: dict[str, int]  # the same for grad_graph
+    name: str
+    cached: bool  # False for a function whose captured values cannot be fingerprinted
+
+
+class _GatherIndexing(TorchFunctionMode):
+    """Makes `table[i]` with a 0-d index tensor trace as aten.index (a gather), as under vmap.
+
+    Eager torch turns a 0-d integer index into a Python int (a data-dependent value that make_fx
+    cannot trace). The basic part of the key (ints, slices, None, ...) is applied first; the
+    tensor indices then pick from the dims they stood for.
+    """
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
+        if func is Tensor.__getitem__:
+            table, key = args
+            key = key if isinstance(key, tuple) else (key,)
+            if any(isinstance(e, Tensor) for e in key):
+                return _gather(table, key)
+        return func(*args, **kwargs)
+
+
+def _gather(table: Tensor, key: tuple) -> Tensor:
+    consumed = sum(1 for e in key if e is not None and e is not Ellipsis)
+    basic, picks, out_dim = [], [], 0
+    for e in key:
+        if isinstance(e, Tensor):
+            if e.dtype == torch.bool or e.is_floating_point():
+                raise NotImplementedError(
+                    f"indexing a captured tensor with a {e.dtype} tensor is not supported; "
+                    "index with integer tensors (b, h, q_idx, kv_idx and expressions of them)")
+            basic.append(slice(None))
+            picks.append((out_dim, e))
+            out_dim += 1
+        elif e is None or isinstance(e, slice):
+            basic.append(e)
+            out_dim += 1
+        elif e is Ellipsis:
+            basic.append(e)
+            out_dim += table.dim() - consumed
+        else:
+            basic.append(e)
+    view = table[tuple(basic)]
+    indices: list[Tensor | None] = [None] * (picks[-1][0] + 1)
+    for dim, index in picks:
+        indices[dim] = index
+    return torch.ops.aten.index.Tensor(view, indices)
+
+
+def _examples(kind: str, device: torch.device) -> list[Tensor]:
+    ints = [torch.zeros((), dtype=torch.int32, device=device) for _ in range(4)]
+    if kind == "mask_mod":
+        return ints
+    return [torch.zeros((), dtype=torch.float32, device=device), *ints]
+
+
+def _trace(fn: Callable, examples: list[Tensor], what: str) -> torch.fx.GraphModule:
+    def traced(*args):
+        with _GatherIndexing():
+            return fn(*args)
+
+    try:
+        gm = make_fx(traced, tracing_mode="real")(*examples)
+    except NotImplementedError:
+        raise
+    except Exception as e:
+        message = str(e).split("\n")[0]
+        hint = ""
+        if "data-dependent" in message or "_local_scalar_dense" in message or "item" in message:
+            hint = (" A mod runs on tensors inside the kernel: no Python `if`, `int()` or "
+                    "`.item()` on its arguments; use torch.where.")
+        raise TypeError(f"{what} could not be traced: {type(e).__name__}: {message}.{hint}") from e
+    gm.graph.eliminate_dead_code()
+    gm.recompile()
+    return gm
+
+
+def _joint(score_mod: Callable) -> Callable:
+    """(score, b, h, q_idx, kv_idx, grad) -> d(score_mod)/d(score) * grad, by torch autograd."""
+
+    def joint(score, b, h, q_idx, kv_idx, grad):
+        with torch.enable_grad():
+            score = score.detach().requires_grad_(True)
+            out = score_mod(score, b, h, q_idx, kv_idx)
+            if not isinstance(out, Tensor) or not out.requires_grad:
+                return torch.zeros_like(score)
+            (grad_score,) = torch.autograd.grad(out, score, grad, allow_unused=True)
+        return torch.zeros_like(score) if grad_score is None else grad_score.detach()
+
+    return joint
+
+
+# Captured values ----------------------------------------------------------------------------
+
+
+class _Opaque(Exception):
+    """The function reaches a value whose contents cannot be fingerprinted (an arbitrary object):
+    such a mod is traced again at every call."""
+
+
+def captured_values(fn: Callable) -> list[tuple[tuple, Any]]:
+    """(path, value) for every tensor, scalar and function reachable from fn's captured state.
+
+    Raises _Opaque when it reaches an object it cannot see into.
+    """
+    out: list[tuple[tuple, Any]] = []
+    _walk(fn, (), out, set(), 0)
+    return out
+
+
+def _walk(obj, path: tuple, out: list, seen: set, depth: int) -> None:
+    if isinstance(obj, (Tensor, *_SCALARS)):
+        out.append((path, obj))
+        return
+    if isinstance(obj, (types.ModuleType, types.BuiltinFunctionType, type)) or obj is Ellipsis:
+        return  # torch, math, builtins and classes are taken as fixed
+    if isinstance(obj, (torch._ops.OpOverload, torch._ops.OpOverloadPacket)):
+        return
+    if depth > _MAX_DEPTH:
+        raise _Opaque(f"captured values nested deeper than {_MAX_DEPTH}")
+    if id(obj) in seen:
+        out.append((path, ("seen", path)))
+        return
+    seen.add(id(obj))
+    if isinstance(obj, types.FunctionType):
+        out.append((path, obj.__code__))
+        for i, cell in enumerate(obj.__closure__ or ()):
+            try:
+                value = cell.cell_contents
+            except ValueError:  # an empty cell (a name assigned later)
+                continue
+            _walk(value, path + (("cell", i),), out, seen, depth + 1)
+        for name in sorted(_global_names(obj.__code__)):
+            if name in obj.__globals__:
+                _walk(obj.__globals__[name], path + (("global", name),), out, seen, depth + 1)
+        for i, value in enumerate(obj.__defaults__ or ()):
+            _walk(value, path + (("default", i),), out, seen, depth + 1)
+        for name, value in sorted((obj.__kwdefaults__ or {}).items()):
+            _walk(value, path + (("kwdefault", name),), out, seen, depth + 1)
+    elif isinstance(obj, functools.partial):
+        _walk(obj.func, path + (("func",),), out, seen, depth + 1)
+        for i, value in enumerate(obj.args):
+            _walk(value, path + (("arg", i),), out, seen, depth + 1)
+        for name, value in sorted(obj.keywords.items()):
+            _walk(value, path + (("keyword", name),), out, seen, depth + 1)
+    elif isinstance(obj, (tuple, list)):
+        out.append((path, (type(obj).__name__, len(obj))))
+        for i, value in enumerate(obj):
+            _walk(value, path + (("item", i),), out, seen, depth + 1)
+    else:
+        raise _Opaque(f"captured {type(obj).__name__} object")
+
+
+def _global_names(code: types.CodeType) -> set[str]:
+    names = set(code.co_names)
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            names |= _global_names(const)
+    return names
+
+
+def resolve(fn: Callable, path: tuple) -> Any:
+    """The value at `path` (from captured_values) in fn."""
+    obj = fn
+    for step in path:
+        kind, key = step[0], step[1] if len(step) > 1 else None
+        if kind == "cell":
+            obj = obj.__closure__[key].cell_contents
+        elif kind == "global":
+            obj = obj.__globals__[key]
+        elif kind == "default":
+            obj = obj.__defaults__[key]
+        elif kind == "kwdefault":
+            obj = obj.__kwdefaults__[key]
+        elif kind == "func":
+            obj = obj.func
+        elif kind == "arg":
+            obj = obj.args[key]
+        elif kind == "keyword":
+            obj = obj.keywords[key]
+        else:  # "item"
+            obj = obj[key]
+    return obj
+
+
+def _fingerprint(values: list[tuple[tuple, Any]]) -> tuple:
+    key = []
+    for path, value in values:
+        if isinstance(value, Tensor):
+            value = ("tensor", value.dtype, tuple(value.shape), value.stride(), value.device.type)
+        elif isinstance(value, float) and math.isnan(value):
+            value = ("nan",)
+        key.append((path, type(value).__name__, value))
+    return tuple(key)
+
+
+# Tracing with a cache -----------------------------------------------------------------------
+
+
+_cache: OrderedDict[tuple, TracedMod] = OrderedDict()
+_lock = threading.Lock()
+
+
+def trace_mod(fn: Callable, kind: str, device: torch.device) -> tuple[TracedMod, list[Tensor]]:
+    """The traced mod for fn and the tensors to pass as its buffers in this call."""
+    if not callable(fn):
+        raise TypeError(f"{kind} must be a callable, got {type(fn).__name__}")
+    try:
+        values = captured_values(fn)
+        key = (kind, device.type, _fingerprint(values))
+    except _Opaque:
+        values, key = None, None
+    traced = None if key is None else _cache.get(key)
+    if traced is None:
+        traced = _trace_new(fn, kind, device, values, key)
+    return traced, _buffers(traced, fn, device)
+
+
+@torch.compiler.disable  # make_fx runs eagerly, outside any compiled graph
+def _trace_new(fn, kind: str, device: torch.device, values, key: tuple | None) -> TracedMod:
+    name = getattr(fn, "__qualname__", None) or getattr(fn, "__name__", None) or type(fn).__name__
+    what = f"{kind} {name!r}"
+    examples = _examples(kind, device)
+    graph = _trace(fn, examples, what)
+    grad_graph = None
+    if kind == "score_mod":
+        grad_example = torch.ones((), dtype=torch.float32, device=device)
+        grad_graph = _trace(_joint(fn), examples + [grad_example], f"the gradient of {what}")
+
+    by_identity = {id(v): path for path, v in (values or []) if isinstance(v, Tensor)}
+    buffers: list[Any] = []
+    slots: tuple[dict[str, int], dict[str, int]] = ({}, {})
+    slot_of: dict[int, int] = {}
+    for gm, gm_slots in zip((graph, grad_graph), slots):
+        if gm is None:
+            continue
+        for node in gm.graph.nodes:
+            if node.op != "get_attr":
+                continue
+            tensor = getattr(gm, node.target)
+            if id(tensor) not in slot_of:
+                if values is None:
+                    ref = ("call", tensor)  # opaque function: the tensors of this very call
+                elif id(tensor) in by_identity:
+                    ref = by_identity[id(tensor)]
+                else:
+                    ref = ("constant", tensor)
+                slot_of[id(tensor)] = len(buffers)
+                buffers.append(ref)
+            gm_slots[node.target] = slot_of[id(tensor)]
+    traced = TracedMod(kind, graph, grad_graph, tuple(buffers), *slots, name, values is not None)
+    if key is not None:
+        with _lock:
+            _cache[key] = traced
+            while len(_cache) > _CACHE_SIZE:  # oldest first
+                _cache.popitem(last=False)
+    return traced
+
+
+def _buffers(traced: TracedMod, fn, device: torch.device) -> list[Tensor]:
+    tensors = []
+    for ref in traced.buffers:
+        if isinstance(ref, tuple) and ref and ref[0] in ("constant", "call"):
+            tensor = ref[1]
+        else:
+            tensor = resolve(fn, ref)
+        if tensor.device != device:
+            if ref[0] == "constant":
+                tensor = tensor.to(device)
+            else:
+                raise ValueError(
+                    f"{traced.kind} {traced.name!r} captures a tensor on {tensor.device} but the "
+                    f"query is on {device}; move the captured tensor to {device}")
+        if tensor.requires_grad and torch.is_grad_enabled():
+            raise NotImplementedError(
+                f"{traced.kind} {traced.name!r} captures a tensor that requires grad; gradients "
+                "to captured tensors are not supported: pass tensor.detach()")
+        tensors.append(tensor)
+    return tensors

@@ -1,0 +1,567 @@
+"""The flash backend's CUDA forward against reference.py by the float64 rule (attention_check.py):
+head dims, dtypes, sequence lengths, both causal alignments, windows, ALiBi, softcap, GQA/MQA,
+varlen, lse, strided layouts, rows without keys, dropout against the kernels' own keep-mask,
+CUDA graphs, split-KV decoding, 64-bit offsets, parity with torch SDPA, torch.compile.
+
+The flash backward comes later, so no input requires grad. Head dims and dtypes that this build
+left out (FLASH_EXT_HDIMS, FLASH_EXT_DTYPES) are skipped.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+
+import pytest
+import torch
+from attention_check import assert_rule
+from torch.nn.attention import SDPBackend, sdpa_kernel
+
+import flash_ext
+from flash_ext.dispatch import FLASH_DTYPE_NAMES, FLASH_KERNEL_HEAD_DIMS
+from flash_ext.ops import CUDA_BACKENDS, FLASH_DTYPES, FLASH_HDIMS
+from flash_ext.reference import attention_ref, attention_varlen_ref
+
+pytestmark = [
+    pytest.mark.gpu,
+    pytest.mark.skipif("flash" not in CUDA_BACKENDS, reason="this build has no flash kernels"),
+]
+
+ops = torch.ops.flash_ext
+DTYPES = [torch.float16, torch.bfloat16]
+HEAD_DIMS = [*FLASH_KERNEL_HEAD_DIMS, 40, 72, 136, 200]  # the kernels' and odd ones between
+CAUSAL = ["none", "top_left", "bottom_right"]  # SDPA is_causal, flash-attn causal
+NO_KEY = float("-inf")
+
+
+def require_kernel(head_dim: int, dtype: torch.dtype) -> None:
+    kernel = next(d for d in FLASH_KERNEL_HEAD_DIMS if d >= head_dim)
+    if kernel not in FLASH_HDIMS or FLASH_DTYPE_NAMES[dtype] not in FLASH_DTYPES:
+        pytest.skip(f"head dim kernel {kernel} in {FLASH_DTYPE_NAMES[dtype]} is not in this build")
+
+
+def randn(*shape: int, dtype: torch.dtype) -> torch.Tensor:
+    return torch.randn(*shape, device="cuda", dtype=dtype)
+
+
+def qkv(batch, heads_q, heads_kv, seqlen_q, seqlen_k, head_dim, dtype):
+    """q (B, Hq, Sq, D), k and v (B, Hkv, Sk, D) on the GPU."""
+    require_kernel(head_dim, dtype)
+    return (randn(batch, heads_q, seqlen_q, head_dim, dtype=dtype),
+            randn(batch, heads_kv, seqlen_k, head_dim, dtype=dtype),
+            randn(batch, heads_kv, seqlen_k, head_dim, dtype=dtype))
+
+
+def packed(lengths: list[int], heads: int, head_dim: int, dtype, count: int = 1):
+    """`count` packed (total, heads, head_dim) tensors and their int32 cu_seqlens on the GPU."""
+    cu = torch.tensor([0, *itertools.accumulate(lengths)], dtype=torch.int32, device="cuda")
+    return [randn(sum(lengths), heads, head_dim, dtype=dtype) for _ in range(count)], cu
+
+
+def check(run, reference, inputs, lse: bool = True) -> None:
+    """run(*inputs) -> (out, lse) against reference(*inputs, compute_dtype=...) -> (out, lse),
+    in float64 and in the inputs' dtype. The inputs are used as they are (strides included)."""
+    with torch.no_grad():
+        out, out_lse = run(*inputs)
+        ref64, ref64_lse = reference(*(t.double() for t in inputs), compute_dtype=torch.float64)
+        ref_lowp, ref_lowp_lse = reference(*inputs, compute_dtype=None)
+    assert out.dtype == inputs[0].dtype and out.stride(-1) == 1
+    assert not out.isnan().any(), "out has NaN (an element the kernel did not write?)"
+    assert_rule("out", out, ref64, ref_lowp)
+    if lse:
+        assert_rule("lse", out_lse, ref64_lse, ref_lowp_lse)
+
+
+def sdpa_style(is_causal=False, window_size=(-1, -1), **kwargs):
+    """flash_ext.attention(backend="flash") on (B, H, S, D) and its reference (top-left)."""
+
+    def run(q, k, v):
+        return flash_ext.attention(q, k, v, is_causal=is_causal, window_size=window_size,
+                                   enable_gqa=q.shape[1] != k.shape[1], return_lse=True,
+                                   backend="flash", **kwargs)
+
+    window = (window_size[0], 0) if is_causal else window_size
+    return run, functools.partial(attention_ref, window_size=window, **kwargs)
+
+
+def flash_style(causal=False, window_size=(-1, -1), **kwargs):
+    """flash_attn_func on (B, H, S, D) inputs passed as their (B, S, H, D) views, and its
+    reference (bottom-right)."""
+
+    def run(q, k, v):
+        out, lse, _ = flash_ext.flash_attn_func(q.transpose(1, 2), k.transpose(1, 2),
+                                                v.transpose(1, 2), causal=causal,
+                                                window_size=window_size, return_attn_probs=True,
+                                                **kwargs)
+        return out.transpose(1, 2), lse
+
+    window = (window_size[0], 0) if causal else window_size
+    return run, functools.partial(attention_ref, window_size=window, bottom_right=True, **kwargs)
+
+
+def styled(causal: str, **kwargs):
+    if causal == "bottom_right":
+        return flash_style(causal=True, **kwargs)
+    return sdpa_style(is_causal=causal == "top_left", **kwargs)
+
+
+# Sizes and masks.
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("head_dim", HEAD_DIMS)
+@pytest.mark.parametrize("is_causal", [False, True])
+def test_head_dims(dtype, head_dim, is_causal):
+    check(*sdpa_style(is_causal=is_causal), qkv(2, 3, 3, 113, 150, head_dim, dtype))
+
+
+SEQLENS = [(1, 1), (1, 17), (17, 1), (17, 17), (113, 113), (17, 1023), (1023, 113), (113, 1023),
+           (1023, 1023)]
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("seqlens", SEQLENS)
+@pytest.mark.parametrize("causal", CAUSAL)
+def test_seqlens(dtype, seqlens, causal):
+    head_dim = (64, 128, 96)[SEQLENS.index(seqlens) % 3]
+    check(*styled(causal), qkv(2, 4, 4, *seqlens, head_dim, dtype))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("window_size", [(8, 0), (5, 3), (-1, 4), (0, 0), (16, -1), (100, 100)])
+@pytest.mark.parametrize("seqlens", [(200, 200), (70, 300), (300, 70)])
+@pytest.mark.parametrize("bottom_right", [False, True])
+def test_window(dtype, window_size, seqlens, bottom_right):
+    style = flash_style if bottom_right else sdpa_style
+    check(*style(window_size=window_size), qkv(1, 2, 2, *seqlens, 64, dtype))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("slopes_shape", [(4,), (2, 4)])
+@pytest.mark.parametrize("causal", CAUSAL)
+def test_alibi(dtype, slopes_shape, causal):
+    slopes = torch.rand(slopes_shape, device="cuda") * 0.5
+    check(*styled(causal, alibi_slopes=slopes), qkv(2, 4, 2, 77, 133, 64, dtype))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("softcap", [5.0, 30.0])
+@pytest.mark.parametrize("causal", CAUSAL)
+def test_softcap(dtype, softcap, causal):
+    q, k, v = qkv(2, 2, 2, 90, 120, 128, dtype)
+    check(*styled(causal, softcap=softcap), (q * 4, k * 4, v))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("head_dim", [64, 200])
+def test_features_together(dtype, head_dim):
+    q, k, v = qkv(2, 6, 2, 97, 161, head_dim, dtype)
+    slopes = torch.rand(2, 6, device="cuda") * 0.3
+    run, reference = sdpa_style(is_causal=True, window_size=(40, -1), softcap=15.0,
+                                alibi_slopes=slopes, scale=0.2)
+    check(run, reference, (q * 2, k, v))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("heads", [(8, 2), (6, 1), (4, 4), (12, 3)])
+@pytest.mark.parametrize("is_causal", [False, True])
+def test_gqa(dtype, heads, is_causal):
+    check(*sdpa_style(is_causal=is_causal), qkv(2, *heads, 129, 257, 128, dtype))
+
+
+def test_batch_of_many():
+    check(*sdpa_style(is_causal=True), qkv(33, 2, 1, 7, 9, 32, torch.bfloat16))
+
+
+# Layouts.
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_strided_inputs(dtype):
+    require_kernel(64, dtype)
+    q = randn(2, 4, 150, 88, dtype=dtype)[..., 8:72]  # row stride 88, offset 8
+    k = randn(2, 300, 4, 64, dtype=dtype).transpose(1, 2)[:, :, ::2]  # every other row
+    v = randn(2, 4, 64, 150, dtype=dtype).transpose(-1, -2)  # last dim strided: copied
+    check(*sdpa_style(), (q, k, v))
+    check(*sdpa_style(is_causal=True), (q, k[:, :1].expand(2, 4, 150, 64), v))  # head stride 0
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_qkv_packed_layout(dtype):
+    require_kernel(64, dtype)
+    q, k, v = randn(2, 97, 3, 4, 64, dtype=dtype).unbind(2)  # flash-attn (B, S, 3, H, D)
+    run, reference = flash_style(causal=True)
+    check(run, reference, (q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2)))
+    out = flash_ext.flash_attn_qkvpacked_func(torch.stack((q, k, v), 2), causal=True)
+    torch.testing.assert_close(out, flash_ext.flash_attn_func(q, k, v, causal=True), atol=0,
+                               rtol=0)
+
+
+# Rows that see no key, and empty inputs.
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("how", ["window", "bottom_right"])
+def test_rows_without_keys(dtype, how):
+    """Zeros and lse = -inf, never NaN."""
+    q, k, v = qkv(2, 2, 2, 100, 40, 64, dtype)
+    with torch.no_grad():
+        if how == "window":  # row i sees key i only: rows 40.. see none
+            out, lse = flash_ext.attention(q, k, v, window_size=(0, 0), return_lse=True,
+                                           backend="flash")
+            empty = slice(40, None)
+        else:  # bottom-right causal with Sq > Sk: the first 60 rows see none
+            out, lse, _ = flash_ext.flash_attn_func(q.transpose(1, 2), k.transpose(1, 2),
+                                                    v.transpose(1, 2), causal=True,
+                                                    return_attn_probs=True)
+            out = out.transpose(1, 2)
+            empty = slice(None, 60)
+    assert not out.isnan().any() and not lse.isnan().any()
+    assert (out[:, :, empty] == 0).all() and (lse[:, :, empty] == NO_KEY).all()
+    visible = torch.ones(100, dtype=torch.bool, device="cuda")
+    visible[empty] = False
+    assert torch.isfinite(lse[:, :, visible]).all()
+
+
+@pytest.mark.parametrize("shape_q, shape_kv", [((0, 4, 8, 64), (0, 4, 8, 64)),
+                                               ((2, 4, 0, 64), (2, 4, 8, 64)),
+                                               ((2, 4, 8, 64), (2, 4, 0, 64))])
+def test_empty(shape_q, shape_kv):
+    require_kernel(64, torch.bfloat16)
+    q = randn(*shape_q, dtype=torch.bfloat16)
+    k = randn(*shape_kv, dtype=torch.bfloat16)
+    out, lse = flash_ext.attention(q, k, k, return_lse=True, is_causal=True, backend="flash")
+    assert out.shape == shape_q and lse.shape == shape_q[:3]
+    assert (out == 0).all() and (lse == NO_KEY).all()
+
+
+# Varlen.
+
+
+def random_lengths(batch: int) -> tuple[list[int], list[int]]:
+    """Random sequence lengths with a 0- and a 1-long sequence on each side."""
+    lengths_q = torch.randint(2, 300, (batch,)).tolist()
+    lengths_k = torch.randint(2, 300, (batch,)).tolist()
+    lengths_q[0], lengths_k[1], lengths_q[2], lengths_k[3] = 0, 0, 1, 1
+    return lengths_q, lengths_k
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("causal", CAUSAL)
+@pytest.mark.parametrize("head_dim", [64, 136])
+def test_varlen(dtype, causal, head_dim):
+    require_kernel(head_dim, dtype)
+    lengths_q, lengths_k = random_lengths(8)
+    (q,), cu_q = packed(lengths_q, 4, head_dim, dtype)
+    (k, v), cu_k = packed(lengths_k, 2, head_dim, dtype, count=2)
+    max_q, max_k = max(lengths_q), max(lengths_k)
+
+    def run(q, k, v):
+        if causal == "bottom_right":
+            return flash_ext.flash_attn_varlen_func(q, k, v, cu_q, cu_k, max_q, max_k,
+                                                    causal=True, return_attn_probs=True)[:2]
+        return flash_ext.attention_varlen(q, k, v, cu_q, cu_k, max_q, max_k,
+                                          is_causal=causal == "top_left", enable_gqa=True,
+                                          return_lse=True, backend="flash")
+
+    reference = functools.partial(attention_varlen_ref, cu_seqlens_q=cu_q, cu_seqlens_k=cu_k,
+                                  window_size=(-1, -1) if causal == "none" else (-1, 0),
+                                  bottom_right=causal == "bottom_right")
+    check(run, reference, (q, k, v))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_varlen_features(dtype):
+    require_kernel(80, dtype)
+    lengths_q, lengths_k = random_lengths(5)
+    (q,), cu_q = packed(lengths_q, 6, 80, dtype)
+    (k, v), cu_k = packed(lengths_k, 3, 80, dtype, count=2)
+    slopes = torch.rand(5, 6, device="cuda") * 0.3
+    kwargs = {"window_size": (30, 7), "softcap": 10.0, "alibi_slopes": slopes}
+
+    def run(q, k, v):
+        return flash_ext.flash_attn_varlen_func(q, k, v, cu_q, cu_k, max(lengths_q),
+                                                max(lengths_k), return_attn_probs=True,
+                                                **kwargs)[:2]
+
+    reference = functools.partial(attention_varlen_ref, cu_seqlens_q=cu_q, cu_seqlens_k=cu_k,
+                                  bottom_right=True, **kwargs)
+    check(run, reference, (q * 3, k, v))
+
+
+def test_varlen_checks_offsets():
+    require_kernel(64, torch.float16)
+    (q,), cu = packed([5, 7], 2, 64, torch.float16)
+    bad = torch.tensor([0, 5, 11], dtype=torch.int32, device="cuda")
+    with pytest.raises(RuntimeError, match=r"cu_seqlens_k\[-1\] must equal the packed total 12"):
+        ops.attention_varlen_fwd(q, q, q, cu, bad, 7, 7, None, None, 0.0, 0.125, -1, -1, False,
+                                 0.0, False)
+
+
+# Dropout: the kernels' mask, materialized by flash_dropout_keep_mask, replayed in the reference.
+
+
+def drawn_seed(seed: int) -> torch.Tensor:
+    """The (seed, offset) that flash_ext draws on the GPU right after torch.manual_seed(seed)."""
+    torch.manual_seed(seed)
+    return torch.randint(0, 2**62, (2,), dtype=torch.int64, device="cuda")
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("causal", CAUSAL)
+@pytest.mark.parametrize("head_dim", [64, 72, 128])
+def test_dropout_matches_keep_mask(dtype, causal, head_dim):
+    p = 0.17
+    q, k, v = qkv(2, 4, 2, 113, 200, head_dim, dtype)
+    keep = ops.flash_dropout_keep_mask(q, k, drawn_seed(11), p)
+    assert keep.shape == (2, 4, 113, 200) and keep.dtype == torch.bool
+    run, reference = styled(causal, dropout_p=p)
+
+    def seeded_run(q, k, v):
+        torch.manual_seed(11)
+        return run(q, k, v)
+
+    reference = functools.partial(reference, dropout_keep=keep)
+    check(seeded_run, reference, (q, k, v))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_dropout_varlen(dtype):
+    """Sequence b draws the mask of batch b of a dense call with the max lengths (top-left)."""
+    require_kernel(64, dtype)
+    p = 0.25
+    lengths_q, lengths_k = [13, 0, 40, 1], [27, 5, 0, 60]
+    (q,), cu_q = packed(lengths_q, 4, 64, dtype)
+    (k, v), cu_k = packed(lengths_k, 2, 64, dtype, count=2)
+    dense_q, dense_k = randn(4, 4, 40, 64, dtype=dtype), randn(4, 2, 60, 64, dtype=dtype)
+    keep = ops.flash_dropout_keep_mask(dense_q, dense_k, drawn_seed(5), p)
+
+    def run(q, k, v):
+        torch.manual_seed(5)
+        return flash_ext.attention_varlen(q, k, v, cu_q, cu_k, 40, 60, dropout_p=p,
+                                          enable_gqa=True, return_lse=True, backend="flash")
+
+    reference = functools.partial(attention_varlen_ref, cu_seqlens_q=cu_q, cu_seqlens_k=cu_k,
+                                  dropout_p=p, dropout_keep=keep)
+    check(run, reference, (q, k, v))
+
+
+@pytest.mark.parametrize("p", [0.1, 0.5])
+def test_dropout_keep_rate(p):
+    q, k = randn(2, 4, 256, 64, dtype=torch.bfloat16), randn(2, 4, 512, 64, dtype=torch.bfloat16)
+    keep = ops.flash_dropout_keep_mask(q, k, drawn_seed(1), p)
+    assert abs(keep.float().mean().item() - (1 - p)) < 0.005
+    # Independent bits across batches, heads, rows, column halves and seeds.
+    assert not torch.equal(keep[0, 0], keep[1, 0]) and not torch.equal(keep[0, 0], keep[0, 1])
+    assert not torch.equal(keep[:, :, :128], keep[:, :, 128:])
+    assert not torch.equal(keep[..., :256], keep[..., 256:])
+    assert not torch.equal(keep, ops.flash_dropout_keep_mask(q, k, drawn_seed(2), p))
+
+
+def test_dropout_reproducible_and_fresh():
+    q, k, v = qkv(1, 2, 2, 64, 96, 64, torch.bfloat16)
+    torch.manual_seed(0)
+    a = flash_ext.attention(q, k, v, dropout_p=0.5, backend="flash")
+    torch.manual_seed(0)
+    b = flash_ext.attention(q, k, v, dropout_p=0.5, backend="flash")
+    c = flash_ext.attention(q, k, v, dropout_p=0.5, backend="flash")
+    assert torch.equal(a, b)
+    assert not torch.equal(a, c)
+
+
+# CUDA graphs.
+
+
+def capture(step):
+    """A CUDA graph of step() (warmed up on a side stream first) and its outputs."""
+    stream = torch.cuda.Stream()
+    stream.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(stream):
+        step()
+    torch.cuda.current_stream().wait_stream(stream)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        outputs = step()
+    return graph, outputs
+
+
+def test_cuda_graph_dropout():
+    """Each replay draws a fresh seed from torch's CUDA generator, as eager calls do."""
+    p = 0.2
+    q, k, v = qkv(2, 4, 4, 128, 160, 64, torch.float16)
+
+    def step():
+        return flash_ext.attention(q, k, v, dropout_p=p, return_lse=True, backend="flash")
+
+    graph, (out, lse) = capture(step)
+    torch.manual_seed(3)
+    graph.replay()
+    first = out.clone()
+    graph.replay()
+    assert not torch.equal(out, first), "replays drew the same dropout mask"
+    torch.manual_seed(3)
+    eager, eager_lse = step()
+    assert torch.equal(first, eager) and torch.equal(lse, eager_lse)
+    keep = ops.flash_dropout_keep_mask(q, k, drawn_seed(3), p)
+    reference = functools.partial(attention_ref, dropout_p=p, dropout_keep=keep)
+    check(lambda q, k, v: (first, lse), reference, (q, k, v))
+
+
+def test_cuda_graph_varlen():
+    """cu_seqlens stay on the GPU: the capture reads no values."""
+    require_kernel(64, torch.bfloat16)
+    lengths_q, lengths_k = random_lengths(6)
+    (q,), cu_q = packed(lengths_q, 2, 64, torch.bfloat16)
+    (k, v), cu_k = packed(lengths_k, 2, 64, torch.bfloat16, count=2)
+
+    def step():
+        return flash_ext.flash_attn_varlen_func(q, k, v, cu_q, cu_k, max(lengths_q),
+                                                max(lengths_k), causal=True)
+
+    graph, out = capture(step)
+    q.copy_(torch.randn_like(q))
+    graph.replay()
+    torch.testing.assert_close(out, step(), atol=0, rtol=0)
+
+
+# Split-KV decoding and 64-bit offsets.
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("seqlen_k", [4096, 32768])
+@pytest.mark.parametrize("features", ["plain", "causal", "window_alibi"])
+def test_split_kv_decode(dtype, seqlen_k, features):
+    seqlen_q = 1 if features != "window_alibi" else 5
+    q, k, v = qkv(2, 8, 2, seqlen_q, seqlen_k, 128, dtype)
+    if features == "plain":
+        check(*sdpa_style(), (q, k, v))
+    elif features == "causal":
+        check(*flash_style(causal=True), (q, k, v))
+    else:
+        slopes = torch.rand(8, device="cuda") * 0.01
+        check(*flash_style(causal=True, window_size=(1000, 0), alibi_slopes=slopes), (q, k, v))
+
+
+def test_offsets_over_2_31_elements():
+    """k and v in one (1, Sk, 2, 1, 64) buffer of 2^31 + 2^19 bf16 elements (4.3 GB); the
+    windowed queries read only its last rows, beyond element 2^31."""
+    require_kernel(64, torch.bfloat16)
+    window = 300
+    kv = randn(1, 2**24 + 4096, 2, 1, 64, dtype=torch.bfloat16)
+    for seqlen_q in (1, 128):  # split-KV decoding and the plain kernel
+        q = randn(1, seqlen_q, 1, 64, dtype=torch.bfloat16)
+        # The visible keys are the last seqlen_q + window: the reference sees only those, and
+        # bottom-right alignment keeps their positions.
+        tail = kv[:, -(seqlen_q + window):]
+
+        def run(q, k, v):
+            out, lse, _ = flash_ext.flash_attn_kvpacked_func(
+                q.transpose(1, 2), kv, causal=True, window_size=(window, 0),
+                return_attn_probs=True)
+            return out.transpose(1, 2), lse
+
+        _, reference = flash_style(causal=True, window_size=(window, 0))
+        check(run, reference, (q.transpose(1, 2), tail[:, :, 0].transpose(1, 2),
+                               tail[:, :, 1].transpose(1, 2)))
+
+
+# Parity with torch and the op contracts.
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("head_dim", [40, 64, 128, 256])
+@pytest.mark.parametrize("is_causal", [False, True])
+def test_matches_sdpa_flash(dtype, head_dim, is_causal):
+    # SDPA's flash backend takes is_causal only for square inputs.
+    seqlens = (257, 257) if is_causal else (200, 333)
+    q, k, v = qkv(2, 4, 4, *seqlens, head_dim, dtype)
+    ours = flash_ext.attention(q, k, v, is_causal=is_causal, backend="flash")
+    with sdpa_kernel(SDPBackend.FLASH_ATTENTION):
+        theirs = torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=is_causal)
+    tol = 2e-3 if dtype == torch.float16 else 1.6e-2
+    torch.testing.assert_close(ours, theirs, atol=tol, rtol=tol)
+
+
+def test_compile_fullgraph():
+    q, k, v = qkv(2, 8, 2, 100, 130, 64, torch.bfloat16)
+    slopes = torch.rand(8, device="cuda") * 0.3
+    q_packed = q.transpose(1, 2).reshape(200, 8, 64)
+    k_packed, v_packed = (t.transpose(1, 2).reshape(260, 2, 64) for t in (k, v))
+    cu_q = torch.tensor([0, 100, 200], dtype=torch.int32, device="cuda")
+    cu_k = torch.tensor([0, 130, 260], dtype=torch.int32, device="cuda")
+
+    def f(q, k, v, slopes):
+        dense = flash_ext.attention(q, k, v, is_causal=True, enable_gqa=True,
+                                    alibi_slopes=slopes, softcap=20.0, window_size=(32, -1))
+        flash = flash_ext.flash_attn_func(q.transpose(1, 2), k.transpose(1, 2),
+                                          v.transpose(1, 2), causal=True)
+        varlen = flash_ext.flash_attn_varlen_func(q_packed, k_packed, v_packed, cu_q, cu_k, 100,
+                                                  130, causal=True)
+        return dense * 2, flash, varlen
+
+    torch._dynamo.reset()
+    compiled = torch.compile(f, fullgraph=True)
+    for got, want in zip(compiled(q, k, v, slopes), f(q, k, v, slopes)):
+        torch.testing.assert_close(got, want, atol=0, rtol=0)
+
+
+def test_compile_dropout_reproducible():
+    q, k, v = qkv(1, 4, 4, 64, 64, 64, torch.float16)
+
+    def f(q, k, v):
+        return flash_ext.attention(q, k, v, dropout_p=0.3)
+
+    torch._dynamo.reset()
+    compiled = torch.compile(f, fullgraph=True)
+    torch.manual_seed(5)
+    a = compiled(q, k, v)
+    torch.manual_seed(5)
+    b = compiled(q, k, v)
+    c = compiled(q, k, v)
+    assert torch.equal(a, b)
+    assert not torch.equal(a, c)
+
+
+def test_opcheck():
+    q, k, v = qkv(2, 4, 2, 33, 47, 64, torch.bfloat16)
+    seed = torch.tensor([3, 4], device="cuda")
+    slopes = torch.rand(4, device="cuda")
+    torch.library.opcheck(ops.attention_fwd,
+                          (q, k, v, None, slopes, seed, 0.25, 0.125, 5, 0, True, 7.0, False))
+    (qp,), cu = packed([20, 0, 13], 4, 64, torch.bfloat16)
+    (kp, vp), _ = packed([20, 0, 13], 2, 64, torch.bfloat16, count=2)
+    torch.library.opcheck(ops.attention_varlen_fwd, (qp, kp, vp, cu, cu, 20, 20, slopes, seed,
+                                                     0.25, 0.125, -1, 0, False, 0.0, False))
+    torch.library.opcheck(ops.flash_dropout_keep_mask, (q, k, seed, 0.3))
+
+
+def test_dispatch():
+    q = qkv(1, 2, 2, 16, 16, 64, torch.float16)[0]
+    assert flash_ext.explain(q, q, q).selected == "flash"
+    q.requires_grad_(True)
+    assert (flash_ext.explain(q, q, q).reasons["flash"]
+            == ["backward not implemented yet (inputs require grad)"])
+    with pytest.raises(NotImplementedError, match="backward not implemented yet"):
+        flash_ext.attention(q, q, q, backend="flash")
+    with torch.no_grad():
+        assert flash_ext.explain(q, q, q).selected == "flash"
+        mask = torch.ones(16, 16, dtype=torch.bool, device="cuda")
+        assert "bool attn_mask (not supported)" in flash_ext.explain(
+            q, q, q, attn_mask=mask).reasons["flash"]
+
+
+def test_op_errors():
+    q, k, v = qkv(1, 2, 2, 16, 16, 64, torch.float16)
+    op = ops.attention_fwd
+    tail = (0.125, -1, -1, False, 0.0, False)
+    with pytest.raises(RuntimeError, match="the flash backend takes no attn_mask"):
+        op(q, k, v, torch.ones(16, 16, dtype=torch.bool, device="cuda"), None, None, 0.0, *tail)
+    with pytest.raises(RuntimeError, match="takes float16 or bfloat16, got Float"):
+        op(q.float(), k.float(), v.float(), None, None, None, 0.0, *tail)
+    wide = randn(1, 2, 16, 320, dtype=torch.float16)
+    with pytest.raises(RuntimeError, match="takes head_dim <= 256, got 320"):
+        op(wide, wide, wide, None, None, None, 0.0, *tail)
+    with pytest.raises(RuntimeError, match="dropout_seed must be an int64 tensor .* on q's dev"):
+        op(q, k, v, None, None, torch.tensor([1, 2]), 0.5, *tail)
+    with pytest.raises(RuntimeError, match=r"dropout_seed holds \(seed, offset\): 2 int64"):
+        op(q, k, v, None, None, torch.tensor([1], device="cuda"), 0.5, *tail)

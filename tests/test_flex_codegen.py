@@ -1,0 +1,220 @@
+"""How user mods reach the flex kernels: tracing, code generation, captured tensors, caching and
+the errors for what is not supported. Kernels run as in test_flex.py (interpreter on CPU)."""
+
+from __future__ import annotations
+
+import functools
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+import torch
+from attention_check import check_against_reference
+
+from flash_ext.flex import SUPPORTED_OPS, create_block_mask, flex_attention
+from flash_ext.flex import trace as flex_trace
+from flash_ext.flex.reference import flex_attention_ref
+
+pytest.importorskip("triton")
+
+CUDA = torch.cuda.is_available()
+DEVICE = "cuda" if CUDA else "cpu"
+BLOCK = 128 if CUDA else 32
+SEQ = 300 if CUDA else 45
+HEADS = 2
+
+
+def qkv(dtype=torch.float32, q_len=SEQ, kv_len=SEQ):
+    return tuple(torch.randn(2, HEADS, n, 16, dtype=dtype, device=DEVICE)
+                 for n in (q_len, kv_len, kv_len))
+
+
+def check(score_mod=None, mask_mod=None, dtype=torch.float32, grad=True):
+    inputs = qkv(dtype)
+    block_mask = None
+    if mask_mod is not None:
+        block_mask = create_block_mask(mask_mod, 2, HEADS, SEQ, SEQ, DEVICE, BLOCK_SIZE=BLOCK)
+
+    def run(q, k, v):
+        return flex_attention(q, k, v, score_mod=score_mod, block_mask=block_mask,
+                              return_lse=True)
+
+    def reference(q, k, v, compute_dtype):
+        return flex_attention_ref(q, k, v, score_mod, mask_mod, compute_dtype=compute_dtype)
+
+    check_against_reference(run, reference, inputs, grad=grad)
+
+
+def test_float_ops_and_their_gradients():
+    def many_ops(score, b, h, q_idx, kv_idx):
+        distance = (q_idx - kv_idx).float()
+        bounded = torch.tanh(score)
+        terms = [
+            torch.exp(-score.abs()), torch.log(1 + score * score),
+            torch.sqrt(score * score + 1), torch.sigmoid(score),
+            score.clamp(-1.0, 0.5), torch.maximum(score, distance / 50),
+            torch.minimum(score, torch.zeros_like(score)), score ** 2, bounded ** 3,
+            (score * score + 1) ** 0.5, (score * score + 1) ** -1, (score * score + 1) ** 1.5,
+            torch.sign(score) * torch.floor(distance / 7) + torch.ceil(distance / 5),
+            torch.trunc(distance / -3), torch.exp2(bounded), torch.log2(bounded + 2),
+            torch.sin(score) * torch.cos(score), torch.relu(score), -torch.reciprocal(
+                score * score + 2), torch.rsqrt(score * score + 1), torch.erf(score),
+            torch.where(score > 0, score, 0.5 * score), torch.remainder(distance, 4.5),
+            torch.fmod(distance, 4.5), torch.div(distance, 4, rounding_mode="floor"),
+            score.masked_fill(distance > 30, -1.0),
+            torch.where(torch.isnan(score) | torch.isinf(score / 0.0), 0.0, score),
+        ]
+        return score + 0.02 * sum(terms)  # small: ops less exact than torch must not dominate
+
+    check(many_ops)
+
+
+def test_integer_and_boolean_semantics():
+    # Floor division and remainder of negative integers follow torch (Python), not C.
+    def integer_mask(b, h, q_idx, kv_idx):
+        d = q_idx - kv_idx
+        keep = ((d // 3) % 2 == 0) | (torch.remainder(d, 5) == 1)
+        keep = keep ^ (torch.div(d, 4, rounding_mode="trunc") == -1)
+        keep = keep & ~(torch.fmod(d, 7) == -2) & ((q_idx * 2 + h) % 5 != b)
+        return keep | (kv_idx == 0)
+
+    def integer_score(score, b, h, q_idx, kv_idx):
+        d = q_idx - kv_idx
+        return score + (d // 4).float() * 0.01 + (d % 3) * 0.1 + (d > 2).float() + (
+            (q_idx & 3) | (kv_idx ^ 1)).to(torch.float32) * 0.01 + torch.abs(d).to(
+            torch.int64) * 1e-3
+
+    check(integer_score, integer_mask)
+
+
+def test_captured_tensors_of_every_kind():
+    table = torch.randn(HEADS, SEQ, SEQ, device=DEVICE)
+    half_table = torch.randn(SEQ, HEADS, device=DEVICE, dtype=torch.float16)
+    allowed = torch.rand(SEQ, SEQ, device=DEVICE) > 0.2
+    temperature = torch.tensor(0.7, device=DEVICE)
+
+    def indexed_many_ways(score, b, h, q_idx, kv_idx):
+        return (score * temperature + table[h][q_idx][kv_idx] + table[:, q_idx][h, kv_idx]
+                + table.transpose(1, 2)[h, kv_idx, q_idx] + table[-1, q_idx, kv_idx]
+                + table.unsqueeze(0)[0, 0, q_idx, kv_idx] + half_table[kv_idx, h])
+
+    def bool_table(b, h, q_idx, kv_idx):
+        return allowed[q_idx, kv_idx] | (q_idx == kv_idx)
+
+    check(indexed_many_ways, bool_table)
+
+
+GLOBAL_SCALE = torch.tensor([0.5, 2.0], device=DEVICE)
+
+
+def global_scaled(score, b, h, q_idx, kv_idx):
+    return score * GLOBAL_SCALE[h]
+
+
+def test_globals_and_partials():
+    def shifted(score, b, h, q_idx, kv_idx, shift, bias):
+        return score + shift * bias[kv_idx]
+
+    partial = functools.partial(shifted, shift=0.5, bias=torch.randn(SEQ, device=DEVICE))
+    check(global_scaled)
+    check(partial)
+
+
+def test_trace_cache_reuses_code_with_new_tensors(monkeypatch):
+    traces = []
+    real = flex_trace._trace_new
+
+    def counting(*args):
+        traces.append(args[1])
+        return real(*args)
+
+    monkeypatch.setattr(flex_trace, "_trace_new", counting)
+
+    def make(bias, weight):
+        def biased(score, b, h, q_idx, kv_idx):
+            return score * weight + bias[q_idx]
+
+        return biased
+
+    first = make(torch.randn(SEQ, device=DEVICE), 0.5)
+    check(first)
+    check(first)
+    assert len(traces) == 1
+    check(make(torch.randn(SEQ, device=DEVICE), 0.5))  # new tensor, same layout: no new trace
+    assert len(traces) == 1
+    check(make(torch.randn(SEQ, device=DEVICE), 1.5))  # a captured scalar is baked into the code
+    assert len(traces) == 2
+    check(make(torch.randn(SEQ + 1, device=DEVICE), 0.5))  # a new shape
+    assert len(traces) == 3
+
+
+def test_unsupported_op_is_named():
+    def lgamma_mod(score, b, h, q_idx, kv_idx):
+        return torch.lgamma(score)
+
+    with pytest.raises(NotImplementedError, match="aten.lgamma") as info:
+        flex_attention(*qkv(), score_mod=lgamma_mod)
+    assert "Supported aten operations" in str(info.value)
+    assert "tanh" in SUPPORTED_OPS and "index" in SUPPORTED_OPS
+
+
+def test_python_control_flow_is_explained():
+    def branchy(score, b, h, q_idx, kv_idx):
+        if q_idx > kv_idx:
+            return score
+        return score * 2
+
+    with pytest.raises(TypeError, match="torch.where"):
+        flex_attention(*qkv(), score_mod=branchy)
+
+
+def test_captured_tensor_errors():
+    bias = torch.randn(SEQ, device=DEVICE, requires_grad=True)
+
+    def learnable(score, b, h, q_idx, kv_idx):
+        return score + bias[kv_idx]
+
+    with pytest.raises(NotImplementedError, match="requires grad"):
+        flex_attention(*qkv(), score_mod=learnable)
+    with torch.no_grad():
+        flex_attention(*qkv(), score_mod=learnable)  # no autograd, no problem
+
+    tables = [torch.randn(SEQ, device=DEVICE) for _ in range(7)]
+
+    def seven(score, b, h, q_idx, kv_idx):
+        return score + sum(t[kv_idx] for t in tables)
+
+    with pytest.raises(NotImplementedError, match="at most 6"):
+        flex_attention(*qkv(), score_mod=seven)
+
+
+@pytest.mark.gpu
+def test_captured_tensor_on_another_device():
+    bias = torch.randn(SEQ)
+
+    def cpu_bias(score, b, h, q_idx, kv_idx):
+        return score + bias[kv_idx]
+
+    with pytest.raises(ValueError, match="move the captured tensor"):
+        flex_attention(*qkv(), score_mod=cpu_bias)
+
+
+def test_cpu_needs_the_interpreter():
+    code = textwrap.dedent("""
+        import os
+        os.environ.pop("TRITON_INTERPRET", None)
+        import triton  # imported before the interpreter could be switched on
+        import torch
+        from flash_ext.flex import flex_attention
+        q = torch.randn(1, 1, 16, 16)
+        try:
+            flex_attention(q, q, q)
+        except RuntimeError as e:
+            print(e)
+    """)
+    env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            env=env, timeout=300, check=False)
+    assert "set TRITON_INTERPRET=1" in result.stdout, result.stdout + result.stderr
