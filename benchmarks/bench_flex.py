@@ -19,6 +19,7 @@ bwd = torch.autograd.grad of one retained forward graph (the backward alone). Th
     python benchmarks/bench_flex.py                 # every case; table to benchmarks/results/
     python benchmarks/bench_flex.py --quick         # causal S=4096 only, nothing written
     python benchmarks/bench_flex.py --sweep         # flash_ext tile configs per case (tuning)
+    python benchmarks/bench_flex.py --directions fwd --out DIR   # one direction: flex_DATE_fwd.md
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from triton.testing import do_bench
 import flash_ext
 
 RESULTS = Path(__file__).resolve().parent / "results"
+DEVICE = "cuda"
 TOKENS, WIDTH, HEAD_DIM, WINDOW = 16384, 2048, 128, 1024
 SEQLENS = (4096, 16384)
 MASKS = ("causal", "sliding", "document")
@@ -73,7 +75,7 @@ def mask_mod_for(kind: str, batch: int, seqlen: int):
         lengths = torch.diff(torch.cat([torch.tensor([0]), cuts, torch.tensor([seqlen])]))
         pairs += int((lengths ** 2).sum())
         ids.append(torch.repeat_interleave(torch.arange(len(lengths)), lengths))
-    doc = torch.stack(ids).to("cuda")
+    doc = torch.stack(ids).to(DEVICE)
 
     def document(b, h, q_idx, kv_idx):
         return doc[b, q_idx] == doc[b, kv_idx]
@@ -81,14 +83,13 @@ def mask_mod_for(kind: str, batch: int, seqlen: int):
     return document, pairs, True
 
 
-def timed(fn) -> tuple[float, float]:
-    """(first-call seconds, median milliseconds)."""
-    torch.cuda.synchronize()
+def first_call(fn):
+    """(fn(), seconds it took): the call that compiles."""
+    torch.cuda.synchronize(DEVICE)
     start = time.perf_counter()
-    fn()
-    torch.cuda.synchronize()
-    first = time.perf_counter() - start
-    return first, do_bench(fn, return_mode="median")
+    result = fn()
+    torch.cuda.synchronize(DEVICE)
+    return result, time.perf_counter() - start
 
 
 def rel_error(x, ref) -> float:
@@ -100,16 +101,16 @@ def run_case(mask: str, seqlen: int, direction: str, sweep: bool) -> list[dict]:
     mask_mod, pairs, per_batch = mask_mod_for(mask, batch, seqlen)
     flops = 4 * heads * HEAD_DIM * pairs * (BWD_FLOP_FACTOR if direction == "bwd" else 1)
     torch.manual_seed(0)
-    q, k, v = (torch.randn(batch, heads, seqlen, HEAD_DIM, device="cuda", dtype=torch.bfloat16,
+    q, k, v = (torch.randn(batch, heads, seqlen, HEAD_DIM, device=DEVICE, dtype=torch.bfloat16,
                            requires_grad=direction == "bwd") for _ in range(3))
     dout = torch.randn_like(q)
     mask_batch = batch if per_batch else None
-    ours_mask = flash_ext.create_block_mask(mask_mod, mask_batch, None, seqlen, seqlen)
+    ours_mask = flash_ext.create_block_mask(mask_mod, mask_batch, None, seqlen, seqlen, DEVICE)
     torch_mask = torch_create_block_mask(mask_mod, mask_batch, None, seqlen, seqlen,
-                                         device="cuda")
+                                         device=DEVICE)
     compiled = torch.compile(torch_flex_attention, dynamic=False)
     providers = {"torch_flex": lambda: compiled(q, k, v, block_mask=torch_mask)}
-    configs = (FWD_SWEEP if direction == "fwd" else BWD_SWEEP) if sweep else [None]
+    configs = [None] + ((FWD_SWEEP if direction == "fwd" else BWD_SWEEP) if sweep else [])
     for options in configs:
         name = "flash_ext" if options is None else "flash_ext " + " ".join(
             f"{key}={value}" for key, value in options.items())
@@ -124,29 +125,31 @@ def run_case(mask: str, seqlen: int, direction: str, sweep: bool) -> list[dict]:
             if direction == "fwd":
                 def step(forward=forward):
                     with torch.no_grad():
-                        return forward()
-                result = step()
+                        return (forward(),)
+                result, first = first_call(step)
             else:
-                out = forward()
+                out, first = first_call(forward)
 
                 def step(out=out):
                     return torch.autograd.grad(out, (q, k, v), dout, retain_graph=True)
-                result = step()
-            first, ms = timed(step)
+                result, first_bwd = first_call(step)
+                first += first_bwd
+            ms = do_bench(step, return_mode="median")
         except Exception as exc:  # noqa: BLE001 - a failing config is reported, the run goes on
             row.update(ms=None, error=str(exc).splitlines()[0][:120])
             rows.append(row)
             print(f"  {name}: error: {row['error']}", flush=True)
             continue
-        results = result if isinstance(result, tuple) else (result,)
-        if reference is None:
-            reference = results
-        err = max(rel_error(x, r) for x, r in zip(results, reference))
+        if name == "torch_flex":
+            reference = result
+        err = None if reference is None else max(
+            rel_error(x, r) for x, r in zip(result, reference))
         row.update(ms=ms, tflops=flops / ms / 1e9, first_s=first, rel_err=err)
         rows.append(row)
-        flag = "" if err <= CHECK_TOL else "  MISMATCH"
+        flag = "" if err is None or err <= CHECK_TOL else "  MISMATCH"
+        check = "no torch reference" if err is None else f"rel err {err:.1e}{flag}"
         print(f"  {name}: {ms:.3f} ms  {row['tflops']:.1f} TFLOP/s  first call {first:.1f} s  "
-              f"rel err {err:.1e}{flag}", flush=True)
+              f"{check}", flush=True)
     return rows
 
 
@@ -155,7 +158,7 @@ def table(rows: list[dict]) -> str:
                "torch flex TFLOP/s", "speedup", "rel err")
     lines = ["| " + " | ".join(columns) + " |", "|" + " --- |" * len(columns)]
     keys = sorted({(r["mask"], r["S"], r["direction"]) for r in rows},
-                  key=lambda k: (k[2], MASKS.index(k[0]), k[1]))
+                  key=lambda k: (k[2] != "fwd", MASKS.index(k[0]), k[1]))
     for mask, seqlen, direction in keys:
         group = [r for r in rows if (r["mask"], r["S"], r["direction"]) == (mask, seqlen,
                                                                             direction)]
@@ -163,7 +166,7 @@ def table(rows: list[dict]) -> str:
         theirs = next((r for r in group if r["provider"] == "torch_flex"), None)
 
         def cell(r, key, fmt):
-            return "n/a" if r is None or r.get("ms") is None else format(r[key], fmt)
+            return "n/a" if r is None or r.get(key) is None else format(r[key], fmt)
 
         speedup = "n/a"
         if ours and theirs and ours.get("ms") and theirs.get("ms"):
@@ -204,10 +207,11 @@ def main() -> None:
     bad = [r for r in rows if r.get("rel_err") is not None and r["rel_err"] > CHECK_TOL]
     if not args.quick and not args.sweep:
         args.out.mkdir(parents=True, exist_ok=True)
-        path = args.out / f"flex_{datetime.date.today().isoformat()}.md"
+        part = "" if set(directions) == {"fwd", "bwd"} else "_" + "_".join(directions)
+        path = args.out / f"flex_{datetime.date.today().isoformat()}{part}.md"
         path.write_text(
             "# flash_ext.flex_attention vs torch.compile(flex_attention)\n\n"
-            f"{header}.\nCommand: `python benchmarks/bench_flex.py`. bfloat16, D = 128, "
+            f"{header}.\nCommand: `python benchmarks/bench_flex.py`. bfloat16, D = {HEAD_DIM}, "
             f"B = {TOKENS} / S, H = {WIDTH // HEAD_DIM}; TFLOP/s = 4 * B * H * D * visible "
             f"(q, k) pairs / time (x{BWD_FLOP_FACTOR} backward); speedup = torch time / "
             "flash_ext time; rel err = |flash_ext - torch| / |torch| of the output (fwd) or "

@@ -8,6 +8,7 @@ from torch import Tensor
 
 from flash_ext import checks
 from flash_ext.dispatch import Explanation, describe_call, explain_call, select_backend
+from flash_ext.flex import sdpa as flex_sdpa
 from flash_ext.ops import ops
 from flash_ext.reference import attention_ref, attention_varlen_ref
 
@@ -59,6 +60,9 @@ class _Call:
                                  scale=scale, alibi_slopes=self.alibi_slopes,
                                  softcap=self.softcap, dropout_p=self.dropout_p,
                                  dropout_keep=keep, compute_dtype=None)
+        if name == "flex":
+            return flex_sdpa.attention(self.q, self.k, self.v, self.attn_mask, self.window,
+                                       self.bottom_right, scale, self.alibi_slopes, self.softcap)
         return ops.attention_fwd(self.q, self.k, self.v, self.attn_mask, self.alibi_slopes,
                                  _dropout_seed(self.dropout_p, self.q.device), self.dropout_p,
                                  scale, self.window[0], self.window[1], self.bottom_right,

@@ -19,6 +19,7 @@ import torch
 from torch import Tensor
 
 from flash_ext.flex import build
+from flash_ext.flex.ops import kernel_buffers
 from flash_ext.flex.trace import trace_mod
 
 _LIST_FIELDS = ("kv_num_blocks", "kv_indices", "full_kv_num_blocks", "full_kv_indices",
@@ -140,12 +141,11 @@ def create_block_mask(mask_mod: Callable | None, B: int | None, H: int | None, Q
     traced, buffers = trace_mod(mask_mod, "mask_mod", device)
     kernel_id = build.kernel_module_id(None, [], traced, buffers, device.type == "cpu")
     states = torch.empty((batch, heads, num_q, num_kv), dtype=torch.int8, device=device)
-    from flash_ext.flex.ops import kernel_buffers
-
     with torch.cuda.device(device) if device.type == "cuda" else nullcontext():
         build.module(kernel_id).block_state_kernel[(num_q, heads, batch)](
             states, *kernel_buffers(buffers, device), *states.stride()[:3], q_len, kv_len,
             num_kv, SPARSE_Q=q_block, SPARSE_KV=kv_block, num_warps=8 if q_block >= 128 else 4,
+            num_stages=1,  # no pipelining: a gather of a 2-D table would not fit in shared memory
         )
     return BlockMask.from_block_states(states, (q_block, kv_block), (q_len, kv_len), mask_mod)
 

@@ -102,7 +102,7 @@ def check_device(device: torch.device) -> None:
     if device.type != "cpu":
         raise ValueError(f"device {device} is not supported: cuda, or cpu under "
                          "TRITON_INTERPRET=1 (Triton's interpreter, for tests)")
-    import triton.language as tl
+    import triton.language as tl  # triton is needed only from here on
 
     if type(tl.sum).__name__ != "InterpretedFunction":
         raise RuntimeError(

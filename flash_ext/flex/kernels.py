@@ -48,6 +48,20 @@ def _cast(x, dtype: tl.constexpr):
 
 
 @triton.jit
+def _next_tile(start, i, block_indices, block_count, SPARSE: tl.constexpr, BLOCK: tl.constexpr):
+    """Where tile i + 1 of a block list starts, given that tile i starts at `start`: BLOCK on
+    within a block, else at the next listed block. Carried from iteration to iteration rather
+    than recomputed from i: with it, the sm_90 TTGIR pipelines both the K and the V loads over
+    all num_stages."""
+    TILES: tl.constexpr = SPARSE // BLOCK
+    block = i // TILES
+    current = tl.load(block_indices + block)
+    following = tl.load(block_indices + block + 1, mask=block + 1 < block_count, other=0)
+    jump = (following - current) * SPARSE - (TILES - 1) * BLOCK
+    return start + tl.where((i + 1) % TILES == 0, jump, BLOCK)
+
+
+@triton.jit
 def _block_list(NUM, IDX, off_b, off_h, row, stride_nb, stride_nh, stride_ib, stride_ih,
                 stride_im):
     """(pointer to the block indices, number of blocks) of one row of a block-mask list."""
@@ -204,9 +218,9 @@ def _fwd_inner(
     TILES: tl.constexpr = SPARSE_KV // BLOCK_N
     offs_d = tl.arange(0, BLOCK_D)
     offs_dv = tl.arange(0, BLOCK_DV)
+    start_n = tl.load(block_indices) * SPARSE_KV  # a list always has an entry to read
     for i in range(block_count * TILES):
-        block = tl.load(block_indices + i // TILES)
-        offs_n = block * SPARSE_KV + (i % TILES) * BLOCK_N + tl.arange(0, BLOCK_N)
+        offs_n = start_n + tl.arange(0, BLOCK_N)
         kT = _load(k_base + offs_d[:, None] * stride_kd + offs_n[None, :] * stride_kn,
                    offs_d, offs_n, HEAD_DIM, KV_LEN, HEAD_DIM != BLOCK_D,
                    not IS_DIVISIBLE)  # (D, BLOCK_N)
@@ -226,6 +240,7 @@ def _fwd_inner(
                   V_HEAD_DIM != BLOCK_DV)  # (BLOCK_N, DV)
         acc = _dot(_cast(p, v.dtype), v, acc * alpha[:, None], IEEE_FP32)
         m_i = m_new
+        start_n = _next_tile(start_n, i, block_indices, block_count, SPARSE_KV, BLOCK_N)
     return acc, l_i, m_i
 
 
@@ -318,9 +333,9 @@ def _bwd_dq_inner(
     TILES: tl.constexpr = SPARSE_KV // BLOCK_N2
     offs_d = tl.arange(0, BLOCK_D)
     offs_dv = tl.arange(0, BLOCK_DV)
+    start_n = tl.load(block_indices) * SPARSE_KV
     for i in range(block_count * TILES):
-        block = tl.load(block_indices + i // TILES)
-        offs_n = block * SPARSE_KV + (i % TILES) * BLOCK_N2 + tl.arange(0, BLOCK_N2)
+        offs_n = start_n + tl.arange(0, BLOCK_N2)
         kT = _load(k_base + offs_d[:, None] * stride_kd + offs_n[None, :] * stride_kn,
                    offs_d, offs_n, HEAD_DIM, KV_LEN, HEAD_DIM != BLOCK_D,
                    not IS_DIVISIBLE)  # (D, BLOCK_N2)
@@ -341,6 +356,7 @@ def _bwd_dq_inner(
         if (not IS_FULL_BLOCKS) or (not IS_DIVISIBLE):
             ds = tl.where(keep, ds, 0.0)
         dq = _dot(_cast(ds, kT.dtype), tl.trans(kT), dq, IEEE_FP32)
+        start_n = _next_tile(start_n, i, block_indices, block_count, SPARSE_KV, BLOCK_N2)
     return dq
 
 
@@ -359,9 +375,9 @@ def _bwd_dkdv_inner(
     TILES: tl.constexpr = SPARSE_Q // BLOCK_M1
     offs_d = tl.arange(0, BLOCK_D)
     offs_dv = tl.arange(0, BLOCK_DV)
+    start_m = tl.load(block_indices) * SPARSE_Q
     for i in range(block_count * TILES):
-        block = tl.load(block_indices + i // TILES)
-        offs_m = block * SPARSE_Q + (i % TILES) * BLOCK_M1 + tl.arange(0, BLOCK_M1)
+        offs_m = start_m + tl.arange(0, BLOCK_M1)
         qT = _load(q_base + offs_d[:, None] * stride_qd + offs_m[None, :] * stride_qm,
                    offs_d, offs_m, HEAD_DIM, Q_LEN, HEAD_DIM != BLOCK_D,
                    not IS_DIVISIBLE)  # (D, BLOCK_M1)
@@ -388,6 +404,7 @@ def _bwd_dkdv_inner(
         if (not IS_FULL_BLOCKS) or (not IS_DIVISIBLE):
             dsT = tl.where(keep, dsT, 0.0)
         dk = _dot(_cast(dsT, qT.dtype), tl.trans(qT), dk, IEEE_FP32)
+        start_m = _next_tile(start_m, i, block_indices, block_count, SPARSE_Q, BLOCK_M1)
     return dk, dv
 
 

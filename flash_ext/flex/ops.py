@@ -37,14 +37,48 @@ def _mask_strides(num: Tensor, idx: Tensor) -> tuple[int, ...]:
     return (*num_strides, *idx_strides)
 
 
-def _divisible(q_len: int, kv_len: int, block_size: list[int]) -> bool:
-    """No tile sticks out of the sequences: the lengths are multiples of the block-mask blocks
-    (which the kernel tiles divide), so the kernels skip every bounds check."""
-    return q_len % block_size[0] == 0 and kv_len % block_size[1] == 0
+def _shape_constexprs(q: Tensor, v: Tensor, block_size: list[int], kv_len: int,
+                      has_score_mod: bool) -> dict:
+    """The compile-time parameters the forward and backward kernels share."""
+    head_dim, v_head_dim = q.shape[3], v.shape[3]
+    return {
+        "HEAD_DIM": head_dim, "V_HEAD_DIM": v_head_dim, "BLOCK_D": padded_head_dim(head_dim),
+        "BLOCK_DV": padded_head_dim(v_head_dim), "SPARSE_Q": block_size[0],
+        "SPARSE_KV": block_size[1], "HAS_SCORE_MOD": has_score_mod,
+        # No tile sticks out of the sequences when their lengths are multiples of the blocks
+        # (which the tiles divide): then the kernels skip every bounds check.
+        "IS_DIVISIBLE": q.shape[2] % block_size[0] == 0 and kv_len % block_size[1] == 0,
+        "IEEE_FP32": q.dtype == torch.float32,
+    }
 
 
 def _device_guard(t: Tensor):
     return torch.cuda.device(t.device) if t.device.type == "cuda" else nullcontext()
+
+
+_working_stages: dict[tuple, int] = {}
+
+
+def _launch(kernel_id: int, name: str, grid: tuple, args: list, constexprs: dict,
+            num_warps: int, num_stages: int) -> None:
+    """Launches kernel `name` of a kernel module. A config that needs more shared memory than
+    the GPU has (a score_mod's gathers are pipelined too) is retried with fewer pipeline stages;
+    the stages that worked are remembered."""
+    from triton.runtime.errors import OutOfResources  # triton is needed only from here on
+
+    kernel = getattr(build.module(kernel_id), name)
+    key = (kernel_id, name, tuple(sorted(constexprs.items())), num_warps, num_stages)
+    stages = _working_stages.get(key, num_stages)
+    while True:
+        try:
+            kernel[grid](*args, **constexprs, num_warps=num_warps, num_stages=stages)
+        except OutOfResources:
+            if stages == 1:
+                raise
+            stages -= 1
+            continue
+        _working_stages[key] = stages
+        return
 
 
 @torch.library.custom_op("flash_ext::flex_fwd", mutates_args=())
@@ -60,26 +94,21 @@ def flex_fwd(
 
     The q_* lists and bwd_config are for the backward (autograd saves them from here).
     """
-    batch, heads, q_len, head_dim = q.shape
-    kv_heads, kv_len, v_head_dim = k.shape[1], k.shape[2], v.shape[3]
-    out = q.new_empty((batch, heads, q_len, v_head_dim))
+    batch, heads, q_len = q.shape[:3]
+    kv_heads, kv_len = k.shape[1], k.shape[2]
+    out = q.new_empty((batch, heads, q_len, v.shape[3]))
     lse = q.new_empty((batch, heads, q_len), dtype=torch.float32)
     block_m, block_n, num_warps, num_stages = fwd_config
     grid = (triton_cdiv(q_len, block_m), batch * heads)
-    with _device_guard(q):
-        build.module(kernel_id).flex_fwd_kernel[grid](
-            q, k, v, out, lse, kv_num_blocks, kv_indices, full_kv_num_blocks, full_kv_indices,
+    args = [q, k, v, out, lse, kv_num_blocks, kv_indices, full_kv_num_blocks, full_kv_indices,
             *kernel_buffers(buffers, q.device),
             *q.stride(), *k.stride(), *v.stride(), *out.stride(),
             *_mask_strides(kv_num_blocks, kv_indices),
-            heads, q_len, kv_len, heads // kv_heads, scale,
-            HEAD_DIM=head_dim, V_HEAD_DIM=v_head_dim, BLOCK_D=padded_head_dim(head_dim),
-            BLOCK_DV=padded_head_dim(v_head_dim), SPARSE_Q=block_size[0],
-            SPARSE_KV=block_size[1], BLOCK_M=block_m, BLOCK_N=block_n,
-            HAS_SCORE_MOD=has_score_mod,
-            IS_DIVISIBLE=_divisible(q_len, kv_len, block_size),
-            IEEE_FP32=q.dtype == torch.float32, num_warps=num_warps, num_stages=num_stages,
-        )
+            heads, q_len, kv_len, heads // kv_heads, scale]
+    constexprs = {**_shape_constexprs(q, v, block_size, kv_len, has_score_mod),
+                  "BLOCK_M": block_m, "BLOCK_N": block_n}
+    with _device_guard(q):
+        _launch(kernel_id, "flex_fwd_kernel", grid, args, constexprs, num_warps, num_stages)
     return out, lse
 
 
@@ -99,8 +128,8 @@ def flex_bwd(
     scale: float, block_size: list[int], has_score_mod: bool, bwd_config: list[int],
 ) -> tuple[Tensor, Tensor, Tensor]:
     """dq, dk, dv in the dtypes of q, k, v."""
-    batch, heads, q_len, head_dim = q.shape
-    kv_heads, kv_len, v_head_dim = k.shape[1], k.shape[2], v.shape[3]
+    batch, heads, q_len = q.shape[:3]
+    kv_heads, kv_len = k.shape[1], k.shape[2]
     # delta = rowsum(dO * O): the softmax backward's correction; an lse gradient enters here.
     delta = (grad_out.float() * out.float()).sum(-1)
     if grad_lse is not None:
@@ -111,23 +140,19 @@ def flex_bwd(
     group = heads // kv_heads
     grid = (triton_cdiv(kv_len, block_n1) + group * triton_cdiv(q_len, block_m2),
             batch * kv_heads)
-    with _device_guard(q):
-        build.module(kernel_id).flex_bwd_kernel[grid](
-            q, k, v, grad_out, lse, delta, dq, dk, dv,
+    args = [q, k, v, grad_out, lse, delta, dq, dk, dv,
             kv_num_blocks, kv_indices, full_kv_num_blocks, full_kv_indices,
             q_num_blocks, q_indices, full_q_num_blocks, full_q_indices,
             *kernel_buffers(buffers, q.device),
             *q.stride(), *k.stride(), *v.stride(), *grad_out.stride(),
             *dq.stride(), *dk.stride(), *dv.stride(),
             *_mask_strides(kv_num_blocks, kv_indices), *_mask_strides(q_num_blocks, q_indices),
-            heads, kv_heads, q_len, kv_len, group, scale,
-            HEAD_DIM=head_dim, V_HEAD_DIM=v_head_dim, BLOCK_D=padded_head_dim(head_dim),
-            BLOCK_DV=padded_head_dim(v_head_dim), SPARSE_Q=block_size[0],
-            SPARSE_KV=block_size[1], BLOCK_M1=block_m1, BLOCK_N1=block_n1, BLOCK_M2=block_m2,
-            BLOCK_N2=block_n2, HAS_SCORE_MOD=has_score_mod,
-            IS_DIVISIBLE=_divisible(q_len, kv_len, block_size),
-            IEEE_FP32=q.dtype == torch.float32, num_warps=num_warps, num_stages=num_stages,
-        )
+            heads, kv_heads, q_len, kv_len, group, scale]
+    constexprs = {**_shape_constexprs(q, v, block_size, kv_len, has_score_mod),
+                  "BLOCK_M1": block_m1, "BLOCK_N1": block_n1, "BLOCK_M2": block_m2,
+                  "BLOCK_N2": block_n2}
+    with _device_guard(q):
+        _launch(kernel_id, "flex_bwd_kernel", grid, args, constexprs, num_warps, num_stages)
     return dq, dk, dv
 
 
