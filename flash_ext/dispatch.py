@@ -49,6 +49,7 @@ class Backend:
     devices: frozenset[str]
     dtypes: frozenset[torch.dtype]
     max_head_dim: int | None = None
+    head_dim_multiple: int = 1  # 16-byte row loads need head_dim % (16 / element size) == 0
     min_compute_capability: tuple[int, int] | None = None
     masks: frozenset[str] = frozenset()
     mask_grad: bool = False
@@ -73,6 +74,9 @@ class Backend:
             reasons.append(f"dtype {_names([call.dtype])} (supports {_names(self.dtypes)})")
         if self.max_head_dim is not None and call.head_dim > self.max_head_dim:
             reasons.append(f"head_dim {call.head_dim} (supports <= {self.max_head_dim})")
+        if call.head_dim % self.head_dim_multiple:
+            reasons.append(f"head_dim {call.head_dim} (needs a multiple of "
+                           f"{self.head_dim_multiple})")
         cc = call.compute_capability
         if self.min_compute_capability and cc is not None and cc < self.min_compute_capability:
             need = ".".join(map(str, self.min_compute_capability))
@@ -140,8 +144,8 @@ ALL_FEATURES = dict(dropout=True, window=True, alibi=True, softcap=True, varlen=
 BACKENDS: tuple[Backend, ...] = (
     Backend(
         "flash", "FlashAttention-2-class CuTe kernels (sm80+)", frozenset({"cuda"}), HALF_DTYPES,
-        max_head_dim=256, min_compute_capability=(8, 0), unavailable=_cuda_unavailable("flash"),
-        backward=False, kernel_head_dims=FLASH_KERNEL_HEAD_DIMS, built_head_dims=FLASH_HDIMS,
+        max_head_dim=256, head_dim_multiple=8, min_compute_capability=(8, 0),
+        unavailable=_cuda_unavailable("flash"), backward=False, kernel_head_dims=FLASH_KERNEL_HEAD_DIMS, built_head_dims=FLASH_HDIMS,
         built_dtypes=frozenset(t for t, name in FLASH_DTYPE_NAMES.items() if name in FLASH_DTYPES),
         **ALL_FEATURES,
     ),

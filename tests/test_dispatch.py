@@ -86,6 +86,8 @@ def test_flash_capabilities():
     assert flash.not_supported_reasons(cuda_call(torch.float32, 320, mask="bool")) == [
         "dtype float32 (supports bfloat16, float16)", "head_dim 320 (supports <= 256)",
         "bool attn_mask (not supported)"]
+    assert flash.not_supported_reasons(cuda_call(head_dim=20)) == [
+        "head_dim 20 (needs a multiple of 8)"]
     old_gpu = AttentionCall("cuda", torch.bfloat16, 64, compute_capability=(7, 5))
     assert flash.not_supported_reasons(old_gpu) == ["GPU compute capability 7.5 (needs >= 8.0)"]
     assert flash.not_supported_reasons(cuda_call(needs_grad=True)) == [

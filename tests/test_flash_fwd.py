@@ -184,6 +184,10 @@ def test_strided_inputs(dtype):
     v = randn(2, 4, 64, 150, dtype=dtype).transpose(-1, -2)  # last dim strided: copied
     check(*sdpa_style(), (q, k, v))
     check(*sdpa_style(is_causal=True), (q, k[:, :1].expand(2, 4, 150, 64), v))  # head stride 0
+    # Rows not 16-byte aligned (odd row stride, 2- and 8-byte offsets): copied, not misread.
+    q = randn(2, 4, 150, 66, dtype=dtype)[..., 1:65]
+    k = randn(2 * 4 * 300 * 64 + 4, dtype=dtype)[4:].view(2, 4, 300, 64)
+    check(*sdpa_style(), (q, k, k.flip(2)))
 
 
 @pytest.mark.parametrize("dtype", DTYPES)

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
 
 #include "dropout.h"
 #include "flash_fwd.h"
@@ -17,47 +18,76 @@ int kernel_head_dim(int head_dim) {
   return 0;
 }
 
-bool fwd_built(bool is_bf16, int kernel_head_dim) {
-#ifdef FLASH_EXT_BF16
-  constexpr bool kBf16Built = true;
-#else
-  constexpr bool kBf16Built = false;
-#endif
-#ifdef FLASH_EXT_FP16
-  constexpr bool kFp16Built = true;
-#else
-  constexpr bool kFp16Built = false;
-#endif
-  if (!(is_bf16 ? kBf16Built : kFp16Built)) return false;
-  switch (kernel_head_dim) {
+namespace {
+
+// What setup.py compiled: FLASH_EXT_HDIM_<d>, FLASH_EXT_BF16, FLASH_EXT_FP16.
+template <int kHeadDim>
+constexpr bool kHeadDimBuilt = false;
 #ifdef FLASH_EXT_HDIM_32
-    case 32:
+template <> constexpr bool kHeadDimBuilt<32> = true;
 #endif
 #ifdef FLASH_EXT_HDIM_64
-    case 64:
+template <> constexpr bool kHeadDimBuilt<64> = true;
 #endif
 #ifdef FLASH_EXT_HDIM_96
-    case 96:
+template <> constexpr bool kHeadDimBuilt<96> = true;
 #endif
 #ifdef FLASH_EXT_HDIM_128
-    case 128:
+template <> constexpr bool kHeadDimBuilt<128> = true;
 #endif
 #ifdef FLASH_EXT_HDIM_160
-    case 160:
+template <> constexpr bool kHeadDimBuilt<160> = true;
 #endif
 #ifdef FLASH_EXT_HDIM_192
-    case 192:
+template <> constexpr bool kHeadDimBuilt<192> = true;
 #endif
 #ifdef FLASH_EXT_HDIM_224
-    case 224:
+template <> constexpr bool kHeadDimBuilt<224> = true;
 #endif
 #ifdef FLASH_EXT_HDIM_256
-    case 256:
+template <> constexpr bool kHeadDimBuilt<256> = true;
 #endif
-      return true;
-    default:
-      return false;
-  }
+
+template <typename Element>
+constexpr bool kDtypeBuilt = false;
+#ifdef FLASH_EXT_BF16
+template <> constexpr bool kDtypeBuilt<cutlass::bfloat16_t> = true;
+#endif
+#ifdef FLASH_EXT_FP16
+template <> constexpr bool kDtypeBuilt<cutlass::half_t> = true;
+#endif
+
+template <typename T>
+struct TypeTag {
+  using type = T;
+};
+
+// Calls f(TypeTag<Element>{}, std::integral_constant<int, kernel head dim>{}); a head dim
+// without a kernel is passed as 0.
+template <typename F>
+auto with_variant(bool is_bf16, int kernel_head_dim, F f) {
+  auto with_dim = [&](auto tag) {
+    switch (kernel_head_dim) {
+      case 32: return f(tag, std::integral_constant<int, 32>{});
+      case 64: return f(tag, std::integral_constant<int, 64>{});
+      case 96: return f(tag, std::integral_constant<int, 96>{});
+      case 128: return f(tag, std::integral_constant<int, 128>{});
+      case 160: return f(tag, std::integral_constant<int, 160>{});
+      case 192: return f(tag, std::integral_constant<int, 192>{});
+      case 224: return f(tag, std::integral_constant<int, 224>{});
+      case 256: return f(tag, std::integral_constant<int, 256>{});
+      default: return f(tag, std::integral_constant<int, 0>{});
+    }
+  };
+  return is_bf16 ? with_dim(TypeTag<cutlass::bfloat16_t>{}) : with_dim(TypeTag<cutlass::half_t>{});
+}
+
+}  // namespace
+
+bool fwd_built(bool is_bf16, int kernel_head_dim) {
+  return with_variant(is_bf16, kernel_head_dim, [](auto tag, auto dim) {
+    return kDtypeBuilt<typename decltype(tag)::type> && kHeadDimBuilt<decltype(dim)::value>;
+  });
 }
 
 // Split-KV serves decoding: at most 64 query rows (one split block) against many keys. The
@@ -91,37 +121,6 @@ cudaError_t run_hdim(FwdParams& p, cudaStream_t stream) {
                              : run_fwd_<Element, kHeadDim, false>(p, stream);
 }
 
-template <typename Element>
-cudaError_t run_dtype(FwdParams& p, cudaStream_t stream) {
-  switch (kernel_head_dim(p.head_dim)) {
-#ifdef FLASH_EXT_HDIM_32
-    case 32: return run_hdim<Element, 32>(p, stream);
-#endif
-#ifdef FLASH_EXT_HDIM_64
-    case 64: return run_hdim<Element, 64>(p, stream);
-#endif
-#ifdef FLASH_EXT_HDIM_96
-    case 96: return run_hdim<Element, 96>(p, stream);
-#endif
-#ifdef FLASH_EXT_HDIM_128
-    case 128: return run_hdim<Element, 128>(p, stream);
-#endif
-#ifdef FLASH_EXT_HDIM_160
-    case 160: return run_hdim<Element, 160>(p, stream);
-#endif
-#ifdef FLASH_EXT_HDIM_192
-    case 192: return run_hdim<Element, 192>(p, stream);
-#endif
-#ifdef FLASH_EXT_HDIM_224
-    case 224: return run_hdim<Element, 224>(p, stream);
-#endif
-#ifdef FLASH_EXT_HDIM_256
-    case 256: return run_hdim<Element, 256>(p, stream);
-#endif
-    default: return cudaErrorInvalidValue;
-  }
-}
-
 }  // namespace
 
 cudaError_t run_fwd(FwdParams& p, cudaStream_t stream) {
@@ -129,16 +128,15 @@ cudaError_t run_fwd(FwdParams& p, cudaStream_t stream) {
   const int64_t span = int64_t(p.seqlen_q) + p.seqlen_k;
   if (p.window_left > span) p.window_left = -1;
   if (p.window_right > span) p.window_right = -1;
-  if (p.is_bf16) {
-#ifdef FLASH_EXT_BF16
-    return run_dtype<cutlass::bfloat16_t>(p, stream);
-#endif
-  } else {
-#ifdef FLASH_EXT_FP16
-    return run_dtype<cutlass::half_t>(p, stream);
-#endif
-  }
-  return cudaErrorInvalidValue;
+  return with_variant(p.is_bf16, kernel_head_dim(p.head_dim), [&](auto tag, auto dim) {
+    using Element = typename decltype(tag)::type;
+    constexpr int kHeadDim = decltype(dim)::value;
+    if constexpr (kDtypeBuilt<Element> && kHeadDimBuilt<kHeadDim>) {
+      return run_hdim<Element, kHeadDim>(p, stream);
+    } else {
+      return cudaErrorInvalidValue;
+    }
+  });
 }
 
 namespace {

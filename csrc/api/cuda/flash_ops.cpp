@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstdint>
 #include <iterator>
 
 #include "../../flash/flash_fwd.h"
@@ -46,11 +47,24 @@ void check_flash_device_and_dtype(const Tensor& q) {
               device_attribute(cudaDevAttrComputeCapabilityMinor, q));
 }
 
+// The kernels load rows in 16-byte pieces: the start and every stride but the last (which is 1)
+// must be 16-byte aligned. A view that is not (an odd slice, say) is copied.
+Tensor aligned_rows(const Tensor& t) {
+  constexpr int64_t kElems = 16 / 2;  // fp16 / bf16 elements in 16 bytes
+  bool aligned = t.stride(-1) == 1 && reinterpret_cast<uintptr_t>(t.data_ptr()) % 16 == 0;
+  for (int64_t d = 0; d + 1 < t.dim(); ++d) {
+    aligned = aligned && (t.size(d) == 1 || t.stride(d) % kElems == 0);  // size 1: stride unused
+  }
+  return aligned ? t : t.contiguous();
+}
+
 // head_dim <= 256 with a kernel in this build (FLASH_EXT_HDIMS, FLASH_EXT_DTYPES).
 void check_flash_head_dim(const Tensor& q) {
   const int64_t head_dim = q.size(-1);
   TORCH_CHECK(head_dim <= kMaxHeadDim, "flash_ext: the flash backend takes head_dim <= ",
               kMaxHeadDim, ", got ", head_dim);
+  TORCH_CHECK(head_dim % 8 == 0, "flash_ext: the flash backend takes head_dim a multiple of 8 "
+              "(16-byte row loads), got ", head_dim, "; the mem_eff backend takes any head_dim");
   const int kernel_head_dim = flash::kernel_head_dim(static_cast<int>(head_dim));
   const bool is_bf16 = q.scalar_type() == at::kBFloat16;
   TORCH_CHECK(flash::fwd_built(is_bf16, kernel_head_dim),
@@ -127,8 +141,7 @@ std::tuple<Tensor, Tensor> forward(const Tensor& q_in, const Tensor& k_in, const
     check_cu_seqlens_values(cu_q->cpu(), cu_k->cpu(), q_in.size(0), k_in.size(0), max_seqlen_q,
                             max_seqlen_k);
   }
-  const Tensor q = last_dim_contiguous(q_in), k = last_dim_contiguous(k_in),
-               v = last_dim_contiguous(v_in);
+  const Tensor q = aligned_rows(q_in), k = aligned_rows(k_in), v = aligned_rows(v_in);
   auto [out, lse] = empty_forward_outputs(q, varlen);
   if (forward_without_kernel(out, lse, k)) return {out, lse};
 
