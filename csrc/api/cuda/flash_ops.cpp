@@ -55,7 +55,8 @@ Tensor aligned_rows(const Tensor& t) {
   for (int64_t d = 0; d + 1 < t.dim(); ++d) {
     aligned = aligned && (t.size(d) == 1 || t.stride(d) % kElems == 0);  // size 1: stride unused
   }
-  return aligned ? t : t.contiguous();
+  // clone, not contiguous(): a contiguous view at an odd offset would come back as it is.
+  return aligned ? t : t.clone(at::MemoryFormat::Contiguous);
 }
 
 // head_dim <= 256 with a kernel in this build (FLASH_EXT_HDIMS, FLASH_EXT_DTYPES).
