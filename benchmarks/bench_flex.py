@@ -20,12 +20,18 @@ bwd = torch.autograd.grad of one retained forward graph (the backward alone). Th
     python benchmarks/bench_flex.py --quick         # causal S=4096 only, nothing written
     python benchmarks/bench_flex.py --sweep         # flash_ext tile configs per case (tuning)
     python benchmarks/bench_flex.py --directions fwd --out DIR   # one direction: flex_DATE_fwd.md
+    python benchmarks/bench_flex.py --merge A.jsonl B.jsonl     # one table + plot from split runs
+
+Every measured row is also appended to OUT/flex_rows.jsonl as it is taken (a run cut short
+keeps what it measured); the table comes with a plot (.png, TFLOP/s per case) when matplotlib
+is there.
 """
 
 from __future__ import annotations
 
 import argparse
 import datetime
+import json
 import time
 from pathlib import Path
 
@@ -47,7 +53,8 @@ CHECK_TOL = 2e-2
 # --sweep: flash_ext configs tried per case (kernel_options of flex_attention).
 FWD_SWEEP = [{"BLOCK_M": m, "BLOCK_N": n, "num_warps": w, "num_stages": s}
              for m, n, w, s in [(128, 64, 8, 3), (128, 128, 8, 3), (128, 64, 4, 3),
-                                (128, 128, 8, 2), (64, 64, 4, 3), (128, 32, 4, 3)]]
+                                (128, 128, 8, 2), (64, 64, 4, 3), (128, 32, 4, 3),
+                                (128, 64, 8, 4), (128, 64, 8, 2)]]
 BWD_SWEEP = [{"BLOCK_M1": m1, "BLOCK_N1": n1, "BLOCK_M2": m2, "BLOCK_N2": n2,
               "bwd_num_warps": w, "bwd_num_stages": s}
              for m1, n1, m2, n2, w, s in [(64, 128, 128, 64, 8, 3), (64, 128, 128, 64, 4, 3),
@@ -108,6 +115,9 @@ def run_case(mask: str, seqlen: int, direction: str, sweep: bool) -> list[dict]:
     ours_mask = flash_ext.create_block_mask(mask_mod, mask_batch, None, seqlen, seqlen, DEVICE)
     torch_mask = torch_create_block_mask(mask_mod, mask_batch, None, seqlen, seqlen,
                                          device=DEVICE)
+    # A fresh dynamo cache per case: otherwise the cases' recompiles of flex_attention reach
+    # torch._dynamo's recompile limit (8) and the later ones run torch's eager fallback.
+    torch._dynamo.reset()
     compiled = torch.compile(torch_flex_attention, dynamic=False)
     providers = {"torch_flex": lambda: compiled(q, k, v, block_mask=torch_mask)}
     configs = [None] + ((FWD_SWEEP if direction == "fwd" else BWD_SWEEP) if sweep else [])
@@ -179,6 +189,72 @@ def table(rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
+def write_plot(rows: list[dict], path: Path, title: str) -> None:
+    """One panel per direction: TFLOP/s of flash_ext and torch flex per (mask, S)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    directions = [d for d in ("fwd", "bwd") if any(r["direction"] == d for r in rows)]
+    fig, axes = plt.subplots(1, len(directions), figsize=(7 * len(directions), 4.8),
+                             squeeze=False)
+    for ax, direction in zip(axes.flat, directions):
+        cases = sorted({(r["mask"], r["S"]) for r in rows if r["direction"] == direction},
+                       key=lambda c: (MASKS.index(c[0]), c[1]))
+        for i, (provider, color) in enumerate((("flash_ext", "tab:blue"),
+                                               ("torch_flex", "tab:orange"))):
+            values = []
+            for case in cases:
+                r = next((r for r in rows if (r["mask"], r["S"]) == case and
+                          r["direction"] == direction and r["provider"] == provider), None)
+                values.append(r.get("tflops") or 0 if r else 0)
+            xs = [g + (i - 0.5) * 0.4 for g in range(len(cases))]
+            ax.bar(xs, values, 0.4, color=color, label=provider.replace("_", " "))
+        ax.set_xticks(range(len(cases)), [f"{m}\nS={s // 1024}k" for m, s in cases])
+        ax.set_title(direction)
+        ax.set_ylabel("TFLOP/s (visible pairs)")
+        ax.grid(axis="y", alpha=0.3)
+        ax.set_axisbelow(True)
+        ax.legend(loc="upper left", frameon=False)
+    fig.suptitle(title, fontsize=10)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def write_results(rows: list[dict], header: str, stem: Path) -> None:
+    """stem.md (table) and stem.png (plot)."""
+    stem.parent.mkdir(parents=True, exist_ok=True)
+    stem.with_suffix(".md").write_text(
+        "# flash_ext.flex_attention vs torch.compile(flex_attention)\n\n"
+        f"{header}.\nCommand: `python benchmarks/bench_flex.py`. bfloat16, D = {HEAD_DIM}, "
+        f"B = {TOKENS} / S, H = {WIDTH // HEAD_DIM}; TFLOP/s = 4 * B * H * D * visible "
+        f"(q, k) pairs / time (x{BWD_FLOP_FACTOR} backward); speedup = torch time / "
+        "flash_ext time; rel err = |flash_ext - torch| / |torch| of the output (fwd) or "
+        "gradients (bwd). Median of triton.testing.do_bench.\n\n" + table(rows) + "\n")
+    print(f"\nwrote {stem.with_suffix('.md')}")
+    try:
+        write_plot(rows, stem.with_suffix(".png"), header)
+        print(f"wrote {stem.with_suffix('.png')}")
+    except ImportError as exc:
+        print(f"no plot: {exc}")
+
+
+def merge(paths: list[Path], out: Path) -> None:
+    """Table and plot from the flex_rows.jsonl of split runs (later rows replace earlier)."""
+    rows: dict[tuple, dict] = {}
+    header = None
+    for path in paths:
+        for line in path.read_text().splitlines():
+            r = json.loads(line)
+            header = r.pop("header", header)
+            rows[(r["mask"], r["S"], r["direction"], r["provider"])] = r
+    date = (header or "").rsplit("; ", 1)[-1] or datetime.date.today().isoformat()
+    print(table(list(rows.values())))
+    write_results(list(rows.values()), header or "", out / f"flex_{date}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="causal S=4096 only, not written")
@@ -188,7 +264,12 @@ def main() -> None:
     parser.add_argument("--seqlens", default=",".join(map(str, SEQLENS)))
     parser.add_argument("--directions", default="fwd,bwd")
     parser.add_argument("--out", type=Path, default=RESULTS, help="folder for the table")
+    parser.add_argument("--merge", nargs="+", type=Path, metavar="JSONL",
+                        help="no timing: table and plot from flex_rows.jsonl files")
     args = parser.parse_args()
+    if args.merge:
+        merge(args.merge, args.out)
+        return
     masks = ["causal"] if args.quick else args.masks.split(",")
     seqlens = [4096] if args.quick else [int(s) for s in args.seqlens.split(",")]
     directions = args.directions.split(",")
@@ -197,26 +278,23 @@ def main() -> None:
               f"{flash_ext.__version__}; {datetime.date.today().isoformat()}")
     print(header, flush=True)
     rows = []
+    args.out.mkdir(parents=True, exist_ok=True)
     for direction in directions:
         for mask in masks:
             for seqlen in seqlens:
                 print(f"{mask} S={seqlen} {direction}", flush=True)
-                rows += run_case(mask, seqlen, direction, args.sweep)
+                case_rows = run_case(mask, seqlen, direction, args.sweep)
+                rows += case_rows
+                if not args.quick:
+                    with open(args.out / "flex_rows.jsonl", "a") as f:
+                        f.writelines(json.dumps({**r, "header": header}) + "\n"
+                                     for r in case_rows)
     text = table(rows)
     print("\n" + text)
     bad = [r for r in rows if r.get("rel_err") is not None and r["rel_err"] > CHECK_TOL]
     if not args.quick and not args.sweep:
-        args.out.mkdir(parents=True, exist_ok=True)
         part = "" if set(directions) == {"fwd", "bwd"} else "_" + "_".join(directions)
-        path = args.out / f"flex_{datetime.date.today().isoformat()}{part}.md"
-        path.write_text(
-            "# flash_ext.flex_attention vs torch.compile(flex_attention)\n\n"
-            f"{header}.\nCommand: `python benchmarks/bench_flex.py`. bfloat16, D = {HEAD_DIM}, "
-            f"B = {TOKENS} / S, H = {WIDTH // HEAD_DIM}; TFLOP/s = 4 * B * H * D * visible "
-            f"(q, k) pairs / time (x{BWD_FLOP_FACTOR} backward); speedup = torch time / "
-            "flash_ext time; rel err = |flash_ext - torch| / |torch| of the output (fwd) or "
-            "gradients (bwd). Median of triton.testing.do_bench.\n\n" + text + "\n")
-        print(f"\nwrote {path}")
+        write_results(rows, header, args.out / f"flex_{datetime.date.today().isoformat()}{part}")
     if bad:
         raise SystemExit(f"{len(bad)} result(s) differ from torch's by more than {CHECK_TOL}")
 

@@ -1,7 +1,9 @@
 """Tile sizes, warps and pipeline stages of the flex kernels.
 
-The GPU defaults are the ones torch's compiled FlexAttention uses for the same GPU class, head
-dim and dtype (torch/_inductor/template_heuristics), so the two compare at equal tiling. Tiles
+The GPU defaults start from the ones torch's compiled FlexAttention uses for the same GPU class,
+head dim and dtype (torch/_inductor/template_heuristics); one is changed from measurement: the
+sm90 16-bit forward for head dims 65-128 uses 128 x 128 tiles (torch: 128 x 64), 3-11% faster on
+the H100 over benchmarks/bench_flex.py's cases (--sweep; benchmarks/NOTES.md, issue 6). Tiles
 never exceed the block mask's blocks. Under the interpreter (CPU) tiles are small: they only have
 to be right. kernel_options overrides any field: BLOCK_M, BLOCK_N, num_warps, num_stages (forward)
 and BLOCK_M1, BLOCK_N1, BLOCK_M2, BLOCK_N2, bwd_num_warps, bwd_num_stages (backward).
@@ -53,7 +55,7 @@ def _fwd_default(device: torch.device, dtype: torch.dtype, head_dim: int) -> Fwd
     if d <= 64:
         return FwdConfig(128, 128 if major >= 9 else 64, 4, 3)
     if d <= 128:
-        return FwdConfig(128, 64, 8, 3)
+        return FwdConfig(128, 128 if major >= 9 else 64, 8, 3)
     return FwdConfig(64, 32, 4, 3) if major >= 9 else FwdConfig(32, 64, 4, 3)
 
 

@@ -409,6 +409,35 @@ def _bwd_dkdv_inner(
 
 
 @triton.jit
+def bwd_delta_kernel(
+    OUT, DO, DLSE, DELTA,
+    stride_ob, stride_oh, stride_om, stride_od,
+    stride_dob, stride_doh, stride_dom, stride_dod,
+    NUM_HEADS, Q_LEN, V_HEAD_DIM,
+    BLOCK_M: tl.constexpr, BLOCK_DV: tl.constexpr, HAS_DLSE: tl.constexpr,
+):
+    """DELTA[bh, m] = sum_d OUT * DO (in float32) - DLSE[bh, m]: the backward's per-row term, in
+    one pass over out and dO (DLSE contiguous (B * H, Q_LEN), read only with HAS_DLSE)."""
+    start_m = tl.program_id(0)
+    off_bh = tl.program_id(1)
+    off_b = off_bh // NUM_HEADS
+    off_h = off_bh % NUM_HEADS
+    offs_m = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_dv = tl.arange(0, BLOCK_DV)
+    o = _load(OUT + off_b.to(tl.int64) * stride_ob + off_h.to(tl.int64) * stride_oh
+              + offs_m[:, None] * stride_om + offs_dv[None, :] * stride_od, offs_m, offs_dv,
+              Q_LEN, V_HEAD_DIM, True, V_HEAD_DIM != BLOCK_DV)
+    do = _load(DO + off_b.to(tl.int64) * stride_dob + off_h.to(tl.int64) * stride_doh
+               + offs_m[:, None] * stride_dom + offs_dv[None, :] * stride_dod, offs_m, offs_dv,
+               Q_LEN, V_HEAD_DIM, True, V_HEAD_DIM != BLOCK_DV)
+    delta = tl.sum(o.to(tl.float32) * do.to(tl.float32), 1)
+    rows = off_bh.to(tl.int64) * Q_LEN + offs_m
+    if HAS_DLSE:
+        delta = delta - tl.load(DLSE + rows, mask=offs_m < Q_LEN, other=0.0)
+    tl.store(DELTA + rows, delta, mask=offs_m < Q_LEN)
+
+
+@triton.jit
 def flex_bwd_kernel(
     Q, K, V, DO, LSE, DELTA, DQ, DK, DV,
     KV_NUM, KV_IDX, FULL_KV_NUM, FULL_KV_IDX, Q_NUM, Q_IDX, FULL_Q_NUM, FULL_Q_IDX,
@@ -504,7 +533,8 @@ def flex_bwd_kernel(
             dq, q, do, lse2, delta, k_base, v_base, indices, count, off_b, off_h, offs_m, q_idx,
             sm_scale, Q_LEN, KV_LEN, stride_kn, stride_kd, stride_vn, stride_vd,
             BUF0, BUF1, BUF2, BUF3, BUF4, BUF5, HEAD_DIM, V_HEAD_DIM, BLOCK_D, BLOCK_DV,
-            SPARSE_KV, BLOCK_M2, BLOCK_N2, HAS_SCORE_MOD, IS_DIVISIBLE, IEEE_FP32, IS_FULL_BLOCKS=False,
+            SPARSE_KV, BLOCK_M2, BLOCK_N2, HAS_SCORE_MOD, IS_DIVISIBLE, IEEE_FP32,
+            IS_FULL_BLOCKS=False,
         )
         indices, count = _block_list(FULL_KV_NUM, FULL_KV_IDX, off_b, off_h, row, stride_nb,
                                      stride_nh, stride_ib, stride_ih, stride_im)
@@ -512,7 +542,8 @@ def flex_bwd_kernel(
             dq, q, do, lse2, delta, k_base, v_base, indices, count, off_b, off_h, offs_m, q_idx,
             sm_scale, Q_LEN, KV_LEN, stride_kn, stride_kd, stride_vn, stride_vd,
             BUF0, BUF1, BUF2, BUF3, BUF4, BUF5, HEAD_DIM, V_HEAD_DIM, BLOCK_D, BLOCK_DV,
-            SPARSE_KV, BLOCK_M2, BLOCK_N2, HAS_SCORE_MOD, IS_DIVISIBLE, IEEE_FP32, IS_FULL_BLOCKS=True,
+            SPARSE_KV, BLOCK_M2, BLOCK_N2, HAS_SCORE_MOD, IS_DIVISIBLE, IEEE_FP32,
+            IS_FULL_BLOCKS=True,
         )
         _store(DQ + off_b.to(tl.int64) * stride_dqb + off_h.to(tl.int64) * stride_dqh
                + offs_m[:, None] * stride_dqm + offs_d[None, :] * stride_dqd, dq * sm_scale,

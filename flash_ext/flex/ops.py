@@ -130,11 +130,19 @@ def flex_bwd(
     """dq, dk, dv in the dtypes of q, k, v."""
     batch, heads, q_len = q.shape[:3]
     kv_heads, kv_len = k.shape[1], k.shape[2]
-    # delta = rowsum(dO * O): the softmax backward's correction; an lse gradient enters here.
-    delta = (grad_out.float() * out.float()).sum(-1)
+    # delta = rowsum(dO * O) - dLSE: the softmax backward's correction, in one pass over dO and
+    # O (eager torch made float32 copies of both and went over them several times).
+    delta = torch.empty((batch, heads, q_len), dtype=torch.float32, device=q.device)
+    dlse = delta  # not read without an lse gradient
     if grad_lse is not None:
-        delta = delta - grad_lse.float()
-    delta = delta.contiguous()
+        dlse = grad_lse.float().expand(batch, heads, q_len).contiguous()
+    delta_block = 64
+    with _device_guard(q):
+        _launch(kernel_id, "bwd_delta_kernel", (triton_cdiv(q_len, delta_block), batch * heads),
+                [out, grad_out, dlse, delta, *out.stride(), *grad_out.stride(), heads, q_len,
+                 v.shape[3]],
+                {"BLOCK_M": delta_block, "BLOCK_DV": padded_head_dim(v.shape[3]),
+                 "HAS_DLSE": grad_lse is not None}, 4, 1)
     dq, dk, dv = torch.empty_like(q), torch.empty_like(k), torch.empty_like(v)
     block_m1, block_n1, block_m2, block_n2, num_warps, num_stages = bwd_config
     group = heads // kv_heads

@@ -258,6 +258,7 @@ def trace_mod(fn: Callable, kind: str, device: torch.device) -> tuple[TracedMod,
     """The traced mod for fn and the tensors to pass as its buffers in this call."""
     if not callable(fn):
         raise TypeError(f"{kind} must be a callable, got {type(fn).__name__}")
+    device = _canonical(device)
     try:
         values = captured_values(fn)
         key = (kind, device.type, _fingerprint(values))
@@ -265,13 +266,39 @@ def trace_mod(fn: Callable, kind: str, device: torch.device) -> tuple[TracedMod,
         values, key = None, None
     traced = None if key is None else _cache.get(key)
     if traced is None:
-        traced = _trace_new(fn, kind, device, values, key)
+        try:
+            traced = _trace_new(fn, kind, device, values, key)
+        except TypeError as e:
+            # A captured tensor on another device fails in tracing already (index on a CPU table
+            # with a CUDA index): say so rather than pass on torch's message.
+            elsewhere = [v for _, v in values or [] if isinstance(v, Tensor) and
+                         _canonical(v.device) != device]
+            if elsewhere:
+                raise _device_error(kind, _name(fn), elsewhere[0].device, device) from e
+            raise
     return traced, _buffers(traced, fn, device)
+
+
+def _canonical(device: torch.device | str) -> torch.device:
+    """The device with its index: "cuda" is the current CUDA device (tensors report cuda:N)."""
+    device = torch.device(device)
+    if device.type == "cuda" and device.index is None:
+        return torch.device("cuda", torch.cuda.current_device())
+    return device
+
+
+def _name(fn) -> str:
+    return getattr(fn, "__qualname__", None) or getattr(fn, "__name__", None) or type(fn).__name__
+
+
+def _device_error(kind: str, name: str, where: torch.device, device: torch.device) -> ValueError:
+    return ValueError(f"{kind} {name!r} captures a tensor on {where} but the query is on "
+                      f"{device}; move the captured tensor to {device}")
 
 
 @torch.compiler.disable  # make_fx runs eagerly, outside any compiled graph
 def _trace_new(fn, kind: str, device: torch.device, values, key: tuple | None) -> TracedMod:
-    name = getattr(fn, "__qualname__", None) or getattr(fn, "__name__", None) or type(fn).__name__
+    name = _name(fn)
     what = f"{kind} {name!r}"
     examples = _examples(kind, device)
     graph = _trace(fn, examples, what)
@@ -317,13 +344,11 @@ def _buffers(traced: TracedMod, fn, device: torch.device) -> list[Tensor]:
             tensor = ref[1]
         else:
             tensor = resolve(fn, ref)
-        if tensor.device != device:
+        if _canonical(tensor.device) != device:
             if ref[0] == "constant":
                 tensor = tensor.to(device)
             else:
-                raise ValueError(
-                    f"{traced.kind} {traced.name!r} captures a tensor on {tensor.device} but the "
-                    f"query is on {device}; move the captured tensor to {device}")
+                raise _device_error(traced.kind, traced.name, tensor.device, device)
         if tensor.requires_grad and torch.is_grad_enabled():
             raise NotImplementedError(
                 f"{traced.kind} {traced.name!r} captures a tensor that requires grad; gradients "
