@@ -145,7 +145,8 @@ BACKENDS: tuple[Backend, ...] = (
     Backend(
         "flash", "FlashAttention-2-class CuTe kernels (sm80+)", frozenset({"cuda"}), HALF_DTYPES,
         max_head_dim=256, head_dim_multiple=8, min_compute_capability=(8, 0),
-        unavailable=_cuda_unavailable("flash"), backward=False, kernel_head_dims=FLASH_KERNEL_HEAD_DIMS, built_head_dims=FLASH_HDIMS,
+        unavailable=_cuda_unavailable("flash"), kernel_head_dims=FLASH_KERNEL_HEAD_DIMS,
+        built_head_dims=FLASH_HDIMS,
         built_dtypes=frozenset(t for t, name in FLASH_DTYPE_NAMES.items() if name in FLASH_DTYPES),
         **ALL_FEATURES,
     ),

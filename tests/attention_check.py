@@ -28,10 +28,11 @@ def leaves(*tensors: torch.Tensor) -> list[torch.Tensor]:
     return [t.detach().clone().requires_grad_(True) for t in tensors]
 
 
-def check_against_reference(run, reference, inputs, grad: bool = True, lse: bool = True) -> None:
+def check_against_reference(run, reference, inputs, grad: bool = True, lse: bool = True):
     """run(*inputs) -> (out, lse) of the backend; reference(*inputs, compute_dtype) -> the same.
 
-    Compares out, lse and (with grad) the gradients of out . g for a random g.
+    Compares out, lse and (with grad) the gradients of out . g for a random g, which it returns
+    (the backend's, one per input; None without grad).
     """
     x = leaves(*inputs)
     out, out_lse = run(*x)
@@ -44,10 +45,11 @@ def check_against_reference(run, reference, inputs, grad: bool = True, lse: bool
     if lse:
         assert_rule("lse", out_lse, ref64_lse, ref_lowp_lse)
     if not grad:
-        return
+        return None
     g = torch.randn_like(out)
     grads = torch.autograd.grad(out, x, g)
     grads64 = torch.autograd.grad(ref64, x64, g.to(torch.float64))
     grads_lowp = torch.autograd.grad(ref_lowp, xl, g)
     for name, a, b, c in zip("qkv", grads, grads64, grads_lowp):
         assert_rule(f"d{name}", a, b, c)
+    return grads

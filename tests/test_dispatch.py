@@ -90,8 +90,7 @@ def test_flash_capabilities():
         "head_dim 20 (needs a multiple of 8)"]
     old_gpu = AttentionCall("cuda", torch.bfloat16, 64, compute_capability=(7, 5))
     assert flash.not_supported_reasons(old_gpu) == ["GPU compute capability 7.5 (needs >= 8.0)"]
-    assert flash.not_supported_reasons(cuda_call(needs_grad=True)) == [
-        "backward not implemented yet (inputs require grad)"]
+    assert flash.not_supported_reasons(cuda_call(needs_grad=True)) == []  # it has a backward
 
 
 def test_flash_build_subset():
@@ -103,14 +102,20 @@ def test_flash_build_subset():
         "not built: bfloat16 kernels not in this build (FLASH_EXT_DTYPES=fp16)"]
 
 
-def test_needs_grad_follows_grad_mode():
+def test_needs_grad_follows_grad_mode(monkeypatch):
+    """A backend without a backward (none today: the cpu one stands in) refuses inputs that
+    require grad, only while grad mode is on."""
+    forward_only = tuple(dataclasses.replace(b, backward=b.name != "cpu") for b in BACKENDS)
+    monkeypatch.setattr(flash_ext.dispatch, "BACKENDS", forward_only)
     q = torch.randn(1, 2, 8, 16)
     reason = "backward not implemented yet (inputs require grad)"
-    assert reason not in flash_ext.explain(q, q, q).reasons["flash"]
+    assert reason not in flash_ext.explain(q, q, q).reasons["cpu"]
     k = q.clone().requires_grad_(True)
-    assert reason in flash_ext.explain(q, k, q).reasons["flash"]
+    assert reason in flash_ext.explain(q, k, q).reasons["cpu"]
+    with pytest.raises(NotImplementedError, match="backward not implemented yet"):
+        flash_ext.attention(q, k, q)
     with torch.no_grad():
-        assert reason not in flash_ext.explain(q, k, q).reasons["flash"]
+        assert reason not in flash_ext.explain(q, k, q).reasons["cpu"]
 
 
 @pytest.mark.skipif(torch.cuda.is_available(), reason="checks the CPU-only build")

@@ -31,7 +31,7 @@ def test_committed_files_are_generated():
 
 def test_check_reports_every_difference(tmp_path, monkeypatch):
     files = generate_kernels.kernel_files()
-    assert len(files) == 8 * 2 * 2
+    assert len(files) == 2 * 8 * 2 * 2  # (fwd, bwd) x head dims x dtypes x causal
     monkeypatch.setattr(generate_kernels, "OUT_DIR", tmp_path)
     for name, text in files.items():
         (tmp_path / name).write_text(text)
@@ -49,13 +49,13 @@ def test_setup_selects_instantiations(monkeypatch):
     monkeypatch.setenv("FLASH_EXT_DTYPES", "bf16")
     hdims, dtypes = setup_py.flash_hdims(), setup_py.flash_dtypes()
     assert (hdims, dtypes) == ([64, 128], ["bf16"])
-    assert [Path(f).name for f in setup_py.flash_instantiations(hdims, dtypes)] == [
-        "fwd_hdim64_bf16.cu", "fwd_hdim64_bf16_causal.cu", "fwd_hdim128_bf16.cu",
-        "fwd_hdim128_bf16_causal.cu"]
+    assert sorted(Path(f).name for f in setup_py.flash_instantiations(hdims, dtypes)) == [
+        f"{direction}_hdim{d}_bf16{causal}.cu" for direction in ("bwd", "fwd") for d in (128, 64)
+        for causal in ("", "_causal")]
     assert setup_py.flash_macros(hdims, dtypes) == [
         ("FLASH_EXT_HDIM_64", None), ("FLASH_EXT_HDIM_128", None), ("FLASH_EXT_BF16", None),
         ("FLASH_EXT_FLASH_HDIMS", "64:128"), ("FLASH_EXT_FLASH_DTYPES", "bf16")]
-    assert len(setup_py.flash_instantiations(setup_py.FLASH_HDIMS, ["fp16", "bf16"])) == 32
+    assert len(setup_py.flash_instantiations(setup_py.FLASH_HDIMS, ["fp16", "bf16"])) == 64
 
 
 @pytest.mark.parametrize("name, value, message", [

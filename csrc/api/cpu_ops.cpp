@@ -136,23 +136,16 @@ std::tuple<Tensor, Tensor, Tensor> backward(const Tensor& grad_out_in, const Ten
   if (varlen) {
     check_cu_seqlens_layout(*cu_q, *cu_k, q_in);
     check_cu_seqlens_values(*cu_q, *cu_k, q_in.size(0), k_in.size(0), max_seqlen_q, max_seqlen_k);
-    check_backward_inputs(grad_out_in, out_in, lse, q_in, {q_in.size(1), q_in.size(0)});
-  } else {
-    if (attn_mask.has_value()) check_attn_mask(*attn_mask, q_in, k_in.size(2));
-    check_backward_inputs(grad_out_in, out_in, lse, q_in,
-                          {q_in.size(0), q_in.size(1), q_in.size(2)});
+  } else if (attn_mask.has_value()) {
+    check_attn_mask(*attn_mask, q_in, k_in.size(2));
   }
+  check_backward_inputs(grad_out_in, out_in, lse, q_in, lse_shape(q_in, varlen));
   check_options(o, q_in, batch);
   const Tensor q = last_dim_contiguous(q_in), k = last_dim_contiguous(k_in),
                v = last_dim_contiguous(v_in), out = last_dim_contiguous(out_in),
                grad_out = last_dim_contiguous(grad_out_in);
-  Tensor grad_q = at::empty_like(q), grad_k = at::empty_like(k), grad_v = at::empty_like(v);
-  if (q.numel() == 0 || k.numel() == 0) {
-    grad_q.zero_();
-    grad_k.zero_();
-    grad_v.zero_();
-    return {grad_q, grad_k, grad_v};
-  }
+  auto [grad_q, grad_k, grad_v] = empty_grads(q_in, k_in, v_in);
+  if (backward_without_kernel(grad_q, grad_k, grad_v)) return {grad_q, grad_k, grad_v};
   const Tensor cu_q_c = varlen ? cu_q->contiguous() : Tensor();
   const Tensor cu_k_c = varlen ? cu_k->contiguous() : Tensor();
   Call call = describe(q, k, v, out, lse, attn_mask, o, bottom_right, varlen ? &cu_q_c : nullptr,

@@ -12,10 +12,13 @@ at::Tensor last_dim_contiguous(const at::Tensor& t) {
   return t.stride(-1) == 1 ? t : t.contiguous();
 }
 
+std::vector<int64_t> lse_shape(const at::Tensor& q, bool varlen) {
+  if (varlen) return {q.size(1), q.size(0)};
+  return {q.size(0), q.size(1), q.size(2)};
+}
+
 std::tuple<at::Tensor, at::Tensor> empty_forward_outputs(const at::Tensor& q, bool varlen) {
-  const auto lse_options = q.options().dtype(at::kFloat);
-  at::Tensor lse = varlen ? at::empty({q.size(1), q.size(0)}, lse_options)
-                          : at::empty({q.size(0), q.size(1), q.size(2)}, lse_options);
+  at::Tensor lse = at::empty(lse_shape(q, varlen), q.options().dtype(at::kFloat));
   return {at::empty_like(q), lse};
 }
 
@@ -24,6 +27,21 @@ bool forward_without_kernel(at::Tensor& out, at::Tensor& lse, const at::Tensor& 
   if (k.numel() != 0) return false;
   out.zero_();
   lse.fill_(-std::numeric_limits<float>::infinity());
+  return true;
+}
+
+std::tuple<at::Tensor, at::Tensor, at::Tensor> empty_grads(const at::Tensor& q,
+                                                           const at::Tensor& k,
+                                                           const at::Tensor& v) {
+  return {at::empty_like(last_dim_contiguous(q)), at::empty_like(last_dim_contiguous(k)),
+          at::empty_like(last_dim_contiguous(v))};
+}
+
+bool backward_without_kernel(at::Tensor& grad_q, at::Tensor& grad_k, at::Tensor& grad_v) {
+  if (grad_q.numel() != 0 && grad_k.numel() != 0) return false;
+  grad_q.zero_();
+  grad_k.zero_();
+  grad_v.zero_();
   return true;
 }
 

@@ -1,24 +1,39 @@
 // Tensor plumbing that the CPU and CUDA ops share: the layout the kernels take, the forward's
-// outputs, and the NaN poisoning that the tests turn on.
+// outputs, the backward's gradients, and the NaN poisoning that the tests turn on.
 #pragma once
 
 #include <ATen/core/Tensor.h>
 
 #include <initializer_list>
 #include <tuple>
+#include <vector>
 
 namespace flash_ext {
 
 // The kernels need a contiguous last dim; any other stride is taken as is.
 at::Tensor last_dim_contiguous(const at::Tensor& t);
 
+// The shape of lse for q: (B, Hq, Sq) dense (rank 4), (Hq, Tq) varlen (rank 3).
+std::vector<int64_t> lse_shape(const at::Tensor& q, bool varlen);
+
 // The forward's out (like q, which has a contiguous last dim) and lse (fp32, contiguous,
-// (B, Hq, Sq) dense or (Hq, Tq) varlen), uninitialized.
+// lse_shape), uninitialized.
 std::tuple<at::Tensor, at::Tensor> empty_forward_outputs(const at::Tensor& q, bool varlen);
 
 // Writes the result of a forward that needs no kernel and returns true: no query rows, or no
 // keys at all (out zeros, lse -inf). Returns false otherwise.
 bool forward_without_kernel(at::Tensor& out, at::Tensor& lse, const at::Tensor& k);
+
+// The backward's grad_q, grad_k, grad_v, uninitialized, laid out as flash_ext/ops.py's fake
+// implementation says (empty_like of the input, or of its contiguous copy when its last dim is
+// strided), so that eager and compiled strides agree.
+std::tuple<at::Tensor, at::Tensor, at::Tensor> empty_grads(const at::Tensor& q,
+                                                           const at::Tensor& k,
+                                                           const at::Tensor& v);
+
+// Zeroes the gradients of a backward that needs no kernel (no query rows or no keys) and returns
+// true. Returns false otherwise.
+bool backward_without_kernel(at::Tensor& grad_q, at::Tensor& grad_k, at::Tensor& grad_v);
 
 // FLASH_EXT_POISON_OUTPUTS=1 (the tests set it) fills outputs with NaN before a kernel runs, so
 // an element the kernel fails to write cannot pass for a result.

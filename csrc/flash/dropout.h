@@ -43,6 +43,15 @@ struct Dropout {
     return ((index & 1) ? word >> 16 : word & 0xffffu) >= threshold;
   }
 
+  // The keep bits of columns col and col + 1 (col even) of a row, from one Philox call: for
+  // tiles whose thread layout is not the forward's (the backward's).
+  __device__ __forceinline__ void keep_pair(int row, int col, bool& keep0, bool& keep1) const {
+    const uint4 rnd = draw(row, group_counter(col));
+    const int index = index_in_group(col);
+    keep0 = keep(rnd, index);
+    keep1 = keep(rnd, index + 1);
+  }
+
   static __host__ __device__ __forceinline__ uint32_t group_counter(int col) {
     return static_cast<uint32_t>(col / 32) * 4 + (col / 2) % 4;
   }

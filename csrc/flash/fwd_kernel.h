@@ -250,7 +250,7 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
     // O goes through shared memory (Q's, no longer read) for 16-byte global stores.
     Tensor rO = convert_type<Element>(acc_o);
     Tensor sO = make_tensor(sQ.data(), typename Traits::SmemLayoutO{});  // (kBlockM, kHeadDim)
-    auto smem_tiled_copy_O = make_tiled_copy_C(typename Traits::SmemCopyAtomO{}, tiled_mma);
+    auto smem_tiled_copy_O = make_tiled_copy_C(typename Traits::SmemCopyAtomAcc{}, tiled_mma);
     auto smem_thr_copy_O = smem_tiled_copy_O.get_thread_slice(tidx);
     Tensor taccOrO = smem_thr_copy_O.retile_S(rO);  // ((Atom, AtomNum), MMA_M, MMA_K)
     Tensor taccOsO = smem_thr_copy_O.partition_D(sO);

@@ -64,24 +64,34 @@ struct Mask {
     return n0 + kBlockN > col_end(m0) || n0 < col_begin(m_end - 1);
   }
 
-  // Adds ALiBi and, when `visibility`, sets invisible scores to -inf, on a thread's scores viewed
-  // as rows x cols ((2, MMA_M), (2, MMA_N)). row_of(r) is the sequence row of tile row r; the
-  // tile starts at key n0 and the thread is quad lane `quad_lane`.
+  // Query rows [row_begin, row_end) that see some key of [n0, n_last], of seqlen_q rows.
+  __device__ __forceinline__ int row_begin(int n0) const {
+    return window_right >= 0 ? max(0, n0 - diag - window_right) : 0;
+  }
+  __device__ __forceinline__ int row_end(int n_last, int seqlen_q) const {
+    return window_left >= 0 ? max(0, min(seqlen_q, n_last - diag + window_left + 1)) : seqlen_q;
+  }
+
+  // Adds ALiBi to score x of (row, col) and, when `visibility`, sets it to -inf if invisible.
+  __device__ __forceinline__ void apply_one(float& x, int row, int col, bool visibility) const {
+    if (alibi_coef != 0.f) x += alibi_coef * static_cast<float>(abs(row + diag - col));
+    if (visibility && (col >= col_end(row) || col < col_begin(row))) x = -INFINITY;
+  }
+
+  // apply_one on a thread's scores viewed as rows x cols ((2, MMA_M), (2, MMA_N)) of an MMA
+  // whose warps split the rows only: row_of(r) is the sequence row of tile row r; the tile
+  // starts at key n0 and the thread is quad lane `quad_lane`.
   template <typename Frag, typename RowOf>
   __device__ __forceinline__ void apply(Frag& s, RowOf row_of, int n0, int quad_lane,
                                         bool visibility) const {
     CUTE_UNROLL
     for (int r = 0; r < cute::size<0>(s); ++r) {
       const int row = row_of(r);
-      const int end = col_end(row), begin = col_begin(row);
       CUTE_UNROLL
       for (int t = 0; t < cute::size<1, 1>(s); ++t) {
         CUTE_UNROLL
         for (int e = 0; e < 2; ++e) {
-          const int col = n0 + 8 * t + 2 * quad_lane + e;
-          float& x = s(r, cute::make_coord(e, t));
-          if (alibi_coef != 0.f) x += alibi_coef * static_cast<float>(abs(row + diag - col));
-          if (visibility && (col >= end || col < begin)) x = -INFINITY;
+          apply_one(s(r, cute::make_coord(e, t)), row, n0 + 8 * t + 2 * quad_lane + e, visibility);
         }
       }
     }

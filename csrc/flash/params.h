@@ -67,4 +67,28 @@ struct FwdParams {
   int num_sms = 0;       // of the device, for the split heuristic
 };
 
+// The backward reads the forward's call (q, k, v, out, lse and every option) and adds the
+// output gradient, the input gradients and its fp32 workspaces.
+struct BwdParams : FwdParams {
+  // grad_out like out; dq like q; dk and dv like k and v (B, Hkv, Sk, D): with GQA the kernel
+  // sums the query heads of a group itself.
+  const void* dout = nullptr;
+  void* dq = nullptr;
+  void* dk = nullptr;
+  void* dv = nullptr;
+  int64_t do_batch_stride = 0, do_head_stride = 0, do_row_stride = 0;
+  int64_t dq_batch_stride = 0, dq_head_stride = 0, dq_row_stride = 0;
+  int64_t dk_batch_stride = 0, dk_head_stride = 0, dk_row_stride = 0;
+  int64_t dv_batch_stride = 0, dv_head_stride = 0, dv_row_stride = 0;
+
+  // rowsum(dO * O) per query row, laid out like lse; written by the preprocess kernel.
+  float* dsum = nullptr;
+  // dq accumulated in fp32 by atomics: (dq_splits, lse rows, kernel head dim), zeroed by the
+  // caller. Deterministic calls give each CTA column of the grid its own slice (dq_splits of them),
+  // summed in a fixed order by the convert kernel; otherwise dq_splits = 1.
+  float* dq_accum = nullptr;
+  int dq_splits = 1;
+  bool deterministic = false;
+};
+
 }  // namespace flash

@@ -1,0 +1,59 @@
+// Host side of the flash backward: the deterministic dq slices, what a device can run, and
+// kernel selection over the compiled variants.
+#include <algorithm>
+#include <cstdint>
+
+#include "bwd_config.h"
+#include "bwd_prepost.h"
+#include "flash_bwd.h"
+#include "flash_fwd.h"
+#include "variants.h"
+
+namespace flash {
+
+// Deterministic: one slice per CTA column, enough columns to give every SM a CTA, no more than
+// there are key blocks of the smallest kBlockN (64).
+int bwd_dq_splits(const BwdParams& p) {
+  if (!p.deterministic) return 1;
+  const int64_t ctas = std::max<int64_t>(1, int64_t(p.batch) * p.heads_kv);
+  const int64_t columns = (std::max(p.num_sms, 1) + ctas - 1) / ctas;
+  const int64_t key_blocks = (int64_t(p.seqlen_k) + 63) / 64;
+  return static_cast<int>(std::max<int64_t>(1, std::min(columns, key_blocks)));
+}
+
+int64_t bwd_dq_rows(const BwdParams& p) { return LseRows(p).count(); }
+
+const char* bwd_unsupported(const BwdParams& p, int max_smem, int* needed) {
+  *needed = 0;
+  if (p.batch > 65535) return "batch over 65535";
+  if (p.heads_kv > 65535) return "more than 65535 key/value heads";
+  const int smem = with_variant(p.is_bf16, kernel_head_dim(p.head_dim), [](auto tag, auto dim) {
+    constexpr int kHeadDim = decltype(dim)::value;
+    if constexpr (kHeadDim == 0) {
+      return 0;
+    } else {
+      return bwd_min_smem<kHeadDim, typename decltype(tag)::type>();
+    }
+  });
+  if (smem > max_smem) {
+    *needed = smem;
+    return "not enough shared memory per block for the backward's tiles";
+  }
+  return nullptr;
+}
+
+cudaError_t run_bwd(BwdParams& p, int max_smem, cudaStream_t stream) {
+  drop_unbounded_windows(p);
+  return with_variant(p.is_bf16, kernel_head_dim(p.head_dim), [&](auto tag, auto dim) {
+    using Element = typename decltype(tag)::type;
+    constexpr int kHeadDim = decltype(dim)::value;
+    if constexpr (kDtypeBuilt<Element> && kHeadDimBuilt<kHeadDim>) {
+      return p.window_right == 0 ? run_bwd_<Element, kHeadDim, true>(p, max_smem, stream)
+                                 : run_bwd_<Element, kHeadDim, false>(p, max_smem, stream);
+    } else {
+      return cudaErrorInvalidValue;
+    }
+  });
+}
+
+}  // namespace flash

@@ -1,0 +1,85 @@
+// The backward's two elementwise passes around its main kernel, over the rows of lse (B, Hq, Sq
+// dense; Hq, Tq varlen, where the row stride walks the packed sequences and batch is 1):
+// rowsum(dO * O) before it (the D_i of dS = P * (dP - D)), and the fp32 dq accumulators to dq
+// after it (sum of the slices in a fixed order, times the softmax scale).
+#pragma once
+
+#include <cstdint>
+
+#include <cutlass/array.h>
+#include <cutlass/numeric_conversion.h>
+
+#include "params.h"
+
+namespace flash {
+
+struct LseRows {
+  int batch, heads, rows;  // lse is (batch, heads, rows)
+
+  explicit __host__ __device__ LseRows(const FwdParams& p)
+      : batch(p.cu_seqlens_q != nullptr ? 1 : p.batch),
+        heads(p.heads_q),
+        rows(p.cu_seqlens_q != nullptr ? p.total_q : p.seqlen_q) {}
+
+  __host__ __device__ int64_t count() const { return int64_t(batch) * heads * rows; }
+
+  // Element offset of lse row `index` in a tensor with (batch, head, row) strides.
+  __device__ int64_t offset(int64_t index, int64_t batch_stride, int64_t head_stride,
+                            int64_t row_stride) const {
+    const int64_t row = index % rows, bh = index / rows;
+    return (bh / heads) * batch_stride + (bh % heads) * head_stride + row * row_stride;
+  }
+};
+
+constexpr int kPrepostThreads = 256;
+
+// One warp per row: 8 elements (16 bytes) per lane and step across the head dim.
+template <typename Element>
+__global__ void __launch_bounds__(kPrepostThreads) bwd_dsum_kernel(const BwdParams p) {
+  const LseRows rows(p);
+  const int64_t index = (int64_t(blockIdx.x) * kPrepostThreads + threadIdx.x) / 32;
+  const int lane = threadIdx.x % 32;
+  if (index >= rows.count()) return;
+  const Element* dout = static_cast<const Element*>(p.dout) +
+      rows.offset(index, p.do_batch_stride, p.do_head_stride, p.do_row_stride);
+  const Element* out = static_cast<const Element*>(p.out) +
+      rows.offset(index, p.o_batch_stride, p.o_head_stride, p.o_row_stride);
+  float sum = 0.f;
+  for (int col = 8 * lane; col < p.head_dim; col += 8 * 32) {
+    cutlass::Array<Element, 8> a = *reinterpret_cast<const cutlass::Array<Element, 8>*>(dout + col);
+    cutlass::Array<Element, 8> b = *reinterpret_cast<const cutlass::Array<Element, 8>*>(out + col);
+    #pragma unroll
+    for (int i = 0; i < 8; ++i) sum += static_cast<float>(a[i]) * static_cast<float>(b[i]);
+  }
+  #pragma unroll
+  for (int offset = 16; offset > 0; offset /= 2) sum += __shfl_xor_sync(0xffffffff, sum, offset);
+  if (lane == 0) p.dsum[index] = sum;
+}
+
+// One thread per 8 columns of a row of dq.
+template <typename Element, int kHeadDim>
+__global__ void __launch_bounds__(kPrepostThreads) bwd_convert_dq_kernel(const BwdParams p) {
+  const LseRows rows(p);
+  constexpr int kPieces = kHeadDim / 8;
+  const int64_t thread = int64_t(blockIdx.x) * kPrepostThreads + threadIdx.x;
+  const int64_t index = thread / kPieces;
+  const int col = static_cast<int>(thread % kPieces) * 8;
+  if (index >= rows.count() || col >= p.head_dim) return;
+  const int64_t slice = rows.count() * kHeadDim;
+  const float* acc = p.dq_accum + index * kHeadDim + col;
+  cutlass::Array<float, 8> sum = *reinterpret_cast<const cutlass::Array<float, 8>*>(acc);
+  for (int s = 1; s < p.dq_splits; ++s) {
+    const cutlass::Array<float, 8> part =
+        *reinterpret_cast<const cutlass::Array<float, 8>*>(acc + s * slice);
+    #pragma unroll
+    for (int i = 0; i < 8; ++i) sum[i] += part[i];
+  }
+  #pragma unroll
+  for (int i = 0; i < 8; ++i) sum[i] *= p.scale;
+  cutlass::NumericArrayConverter<Element, float, 8> convert;
+  Element* dq = static_cast<Element*>(p.dq) +
+      rows.offset(index, p.dq_batch_stride, p.dq_head_stride, p.dq_row_stride) + col;
+  *reinterpret_cast<cutlass::Array<Element, 8>*>(dq) = convert(sum);
+}
+
+}  // namespace flash

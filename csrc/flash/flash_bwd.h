@@ -1,0 +1,38 @@
+// Host entry points of the flash backward. Torch-free; csrc/api/cuda/flash_ops.cpp calls them.
+// The kernels of a (dtype, head dim) are built with its forward (flash::fwd_built).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include "params.h"
+
+namespace cutlass {
+struct half_t;
+struct bfloat16_t;
+}  // namespace cutlass
+
+namespace flash {
+
+// How many fp32 dq slices the call needs (params.dq_splits): 1, or for deterministic calls
+// enough CTA columns to fill the GPU (reads batch, heads_kv, seqlen_k, num_sms, deterministic).
+int bwd_dq_splits(const BwdParams& params);
+
+// Rows of one dq slice: the rows of lse (B * Hq * Sq dense, Hq * Tq varlen).
+int64_t bwd_dq_rows(const BwdParams& params);
+
+// Why this build or device cannot run the backward of `params` (grid limits, or no tile
+// configuration of its head dim fits in `max_smem` bytes of shared memory per block), or
+// nullptr when it can. Writes the shared memory the smallest configuration needs to *needed.
+const char* bwd_unsupported(const BwdParams& params, int max_smem, int* needed);
+
+// Runs the backward on `stream`: rowsum(dO * O), the dq/dk/dv kernel, the dq conversion. The
+// caller has validated `params`, checked fwd_built and bwd_unsupported, and zeroed dq_accum.
+// Returns the first failing launch's status.
+cudaError_t run_bwd(BwdParams& params, int max_smem, cudaStream_t stream);
+
+// One compiled variant, instantiated per (Element, kHeadDim, kCausal) in the generated files
+// csrc/flash/instantiations/bwd_hdim<D>_<fp16|bf16>[_causal].cu; run_bwd picks one.
+template <typename Element, int kHeadDim, bool kCausal>
+cudaError_t run_bwd_(BwdParams& params, int max_smem, cudaStream_t stream);
+
+}  // namespace flash

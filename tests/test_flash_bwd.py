@@ -1,0 +1,474 @@
+"""The flash backend's CUDA backward against reference.py by the float64 rule (attention_check.py):
+dq, dk and dv of out . g for a random g, through flash_ext.attention, flash_attn_func and the
+varlen functions. Head dims, dtypes, sequence lengths, both causal alignments, windows, ALiBi,
+softcap, GQA/MQA (dk and dv summed over the group), varlen, strided layouts, rows without keys
+and keys without rows, dropout against the kernels' own keep-mask, deterministic mode, long
+sequences, many heads, CUDA graphs, torch.compile and opcheck.
+
+Head dims and dtypes that this build left out (FLASH_EXT_HDIMS, FLASH_EXT_DTYPES) are skipped.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import pytest
+import torch
+from attention_check import check_against_reference, leaves
+from flash_cases import (
+    CAUSAL,
+    DTYPES,
+    FLASH_MARKS,
+    HEAD_DIMS,
+    SEQLENS,
+    capture,
+    drawn_seed,
+    flash_style,
+    packed,
+    qkv,
+    randn,
+    random_lengths,
+    require_kernel,
+    sdpa_style,
+    styled,
+)
+from torch.utils.checkpoint import checkpoint
+
+import flash_ext
+from flash_ext.reference import attention_ref, attention_varlen_ref, visible_keys
+
+pytestmark = FLASH_MARKS
+
+ops = torch.ops.flash_ext
+
+
+def check(run, reference, inputs):
+    """out, lse and the gradients of run(*inputs) against reference(*inputs, compute_dtype)."""
+    return check_against_reference(run, reference, inputs, grad=True)
+
+
+# Sizes and masks.
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("head_dim", HEAD_DIMS)
+@pytest.mark.parametrize("is_causal", [False, True])
+def test_head_dims(dtype, head_dim, is_causal):
+    check(*sdpa_style(is_causal=is_causal), qkv(2, 3, 3, 113, 150, head_dim, dtype))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("seqlens", SEQLENS)
+@pytest.mark.parametrize("causal", CAUSAL)
+def test_seqlens(dtype, seqlens, causal):
+    head_dim = (64, 128, 96)[SEQLENS.index(seqlens) % 3]
+    check(*styled(causal), qkv(2, 4, 4, *seqlens, head_dim, dtype))
+
+
+@pytest.mark.parametrize("window_size", [(8, 0), (5, 3), (-1, 4), (0, 0), (16, -1), (100, 100)])
+@pytest.mark.parametrize("seqlens", [(200, 200), (70, 300), (300, 70)])
+@pytest.mark.parametrize("bottom_right", [False, True])
+def test_window(window_size, seqlens, bottom_right):
+    dtype = DTYPES[(sum(window_size) + seqlens[0]) % 2]  # both dtypes, not every combination
+    style = flash_style if bottom_right else sdpa_style
+    check(*style(window_size=window_size), qkv(1, 2, 2, *seqlens, 64, dtype))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("slopes_shape", [(4,), (2, 4)])
+@pytest.mark.parametrize("causal", CAUSAL)
+def test_alibi(dtype, slopes_shape, causal):
+    slopes = torch.rand(slopes_shape, device="cuda") * 0.5
+    check(*styled(causal, alibi_slopes=slopes), qkv(2, 4, 2, 77, 133, 64, dtype))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("softcap", [5.0, 30.0])
+@pytest.mark.parametrize("causal", CAUSAL)
+def test_softcap(dtype, softcap, causal):
+    q, k, v = qkv(2, 2, 2, 90, 120, 128, dtype)
+    check(*styled(causal, softcap=softcap), (q * 4, k * 4, v))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("head_dim", [64, 200])
+def test_features_together(dtype, head_dim):
+    q, k, v = qkv(2, 6, 2, 97, 161, head_dim, dtype)
+    slopes = torch.rand(2, 6, device="cuda") * 0.3
+    run, reference = sdpa_style(is_causal=True, window_size=(40, -1), softcap=15.0,
+                                alibi_slopes=slopes, scale=0.2)
+    check(run, reference, (q * 2, k, v))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("heads", [(8, 2), (6, 1), (4, 4), (12, 3)])
+@pytest.mark.parametrize("causal", CAUSAL)
+def test_gqa(dtype, heads, causal):
+    """dk and dv of a kv head sum the gradients of its group of query heads."""
+    check(*styled(causal), qkv(2, *heads, 129, 257, 128, dtype))
+
+
+def test_batch_of_many():
+    check(*sdpa_style(is_causal=True), qkv(33, 2, 1, 7, 9, 32, torch.bfloat16))
+
+
+@pytest.mark.parametrize("heads", [(64, 64), (64, 8)])
+def test_many_heads(heads):
+    check(*sdpa_style(is_causal=heads[1] == 8), qkv(2, *heads, 200, 300, 128, torch.bfloat16))
+
+
+# Long sequences: the float64 reference in query chunks.
+
+
+def chunked_reference(is_causal: bool, rows: int = 2048):
+    """attention_ref (top-left) whose float64 run goes over `rows` query rows at a time under
+    activation checkpointing, so that its (Sq, Sk) matrices exist for one chunk at a time. The
+    run in the input dtype stays whole: it is the rule's measure of that dtype's rounding."""
+
+    def reference(q, k, v, compute_dtype):
+        if compute_dtype != torch.float64:
+            return attention_ref(q, k, v, is_causal=is_causal, compute_dtype=compute_dtype)
+        seqlen_q, seqlen_k = q.shape[2], k.shape[2]
+        window = (-1, 0) if is_causal else (-1, -1)
+        visible = visible_keys(seqlen_q, seqlen_k, window, device=q.device)
+        parts = [checkpoint(functools.partial(attention_ref, attn_mask=visible[start:start + rows],
+                                              compute_dtype=compute_dtype),
+                            q[:, :, start:start + rows], k, v, use_reentrant=False)
+                 for start in range(0, seqlen_q, rows)]
+        return torch.cat([out for out, _ in parts], 2), torch.cat([lse for _, lse in parts], 2)
+
+    return reference
+
+
+@pytest.mark.parametrize("is_causal", [False, True])
+def test_long_sequence(is_causal):
+    dtype = torch.bfloat16 if is_causal else torch.float16
+    run, _ = sdpa_style(is_causal=is_causal)
+    check(run, chunked_reference(is_causal), qkv(1, 2, 2, 16384, 16384, 128, dtype))
+
+
+# Layouts: the inputs are views of other tensors, and the gradients those of the bases.
+
+
+LAYOUTS = {
+    # name: (base shapes of q, k, v; the views (B, H, S, D) of the bases)
+    "bshd": (((2, 150, 4, 64), (2, 200, 2, 64), (2, 200, 2, 64)),
+             lambda q, k, v: (q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2))),
+    "sliced": (((2, 4, 150, 88), (2, 300, 2, 64), (2, 2, 64, 150)),
+               lambda q, k, v: (q[..., 8:72],  # row stride 88, offset 8
+                                k.transpose(1, 2)[:, :, ::2],  # every other row
+                                v.transpose(-1, -2))),  # last dim strided: copied
+    "head_stride_0": (((2, 4, 150, 64), (2, 1, 150, 64), (2, 4, 150, 64)),
+                      lambda q, k, v: (q, k.expand(2, 4, 150, 64), v)),
+    "misaligned": (((2, 4, 150, 66), (2 * 2 * 300 * 64 + 4,), (2 * 2 * 300 * 64 + 1,)),
+                   lambda q, k, v: (q[..., 1:65],  # odd row stride, 2-byte offset: copied
+                                    k[4:].view(2, 2, 300, 64),  # 8-byte offset
+                                    v[1:].view(2, 2, 300, 64))),  # 2-byte offset
+    "qkv_packed": (((2, 97, 3, 4, 64),),  # flash-attn (B, S, 3, H, D)
+                   lambda qkv: tuple(t.transpose(1, 2) for t in qkv.unbind(2))),
+}
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("layout", list(LAYOUTS))
+@pytest.mark.parametrize("is_causal", [False, True])
+def test_strided_inputs(dtype, layout, is_causal):
+    require_kernel(64, dtype)
+    shapes, view = LAYOUTS[layout]
+    run, reference = sdpa_style(is_causal=is_causal)
+    check(lambda *bases: run(*view(*bases)),
+          lambda *bases, compute_dtype: reference(*view(*bases), compute_dtype=compute_dtype),
+          [randn(*shape, dtype=dtype) for shape in shapes])
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_qkv_packed_function(dtype):
+    """flash_attn_qkvpacked_func's dqkv is flash_attn_func's dq, dk, dv stacked."""
+    require_kernel(64, dtype)
+    (qkv_packed,) = leaves(randn(2, 97, 3, 4, 64, dtype=dtype))
+    g = randn(2, 97, 4, 64, dtype=dtype)
+    out = flash_ext.flash_attn_qkvpacked_func(qkv_packed, causal=True, deterministic=True)
+    (dqkv,) = torch.autograd.grad(out, qkv_packed, g)
+    q, k, v = leaves(*qkv_packed.unbind(2))
+    out = flash_ext.flash_attn_func(q, k, v, causal=True, deterministic=True)
+    grads = torch.autograd.grad(out, (q, k, v), g)
+    assert torch.equal(dqkv, torch.stack(grads, 2))
+
+
+# Rows that see no key, keys that no row sees, and empty inputs.
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("how", ["window", "bottom_right", "unseen_keys"])
+def test_rows_without_keys(dtype, how):
+    """Finite gradients, exactly zero for the rows (dq) or keys (dk, dv) that take no part."""
+    if how == "window":  # row i sees key i only: rows 40.. see none
+        run, reference = sdpa_style(window_size=(0, 0))
+        inputs, empty = qkv(2, 2, 2, 100, 40, 64, dtype), slice(40, None)
+    elif how == "bottom_right":  # bottom-right causal with Sq > Sk: the first 60 rows see none
+        run, reference = flash_style(causal=True)
+        inputs, empty = qkv(2, 2, 2, 100, 40, 64, dtype), slice(None, 60)
+    else:  # row i sees key i only: no row sees keys 40..
+        run, reference = sdpa_style(window_size=(0, 0))
+        inputs, empty = qkv(2, 4, 2, 40, 100, 64, dtype), slice(40, None)
+    grads = check(run, reference, inputs)
+    for g in grads[1:] if how == "unseen_keys" else grads[:1]:
+        assert (g[:, :, empty] == 0).all()
+
+
+@pytest.mark.parametrize("shape_q, shape_kv", [((0, 4, 8, 64), (0, 4, 8, 64)),
+                                               ((2, 4, 0, 64), (2, 4, 8, 64)),
+                                               ((2, 4, 8, 64), (2, 4, 0, 64))])
+def test_empty(shape_q, shape_kv):
+    require_kernel(64, torch.bfloat16)
+    q, k, v = leaves(randn(*shape_q, dtype=torch.bfloat16), randn(*shape_kv, dtype=torch.bfloat16),
+                     randn(*shape_kv, dtype=torch.bfloat16))
+    out = flash_ext.attention(q, k, v, is_causal=True, backend="flash")
+    grads = torch.autograd.grad(out, (q, k, v), torch.randn_like(out))
+    for x, g in zip((q, k, v), grads):
+        assert g.shape == x.shape and (g == 0).all()
+
+
+# Varlen.
+
+
+def varlen_run(causal: str, cu_q, cu_k, max_q, max_k, **kwargs):
+    """attention_varlen (none, top_left) or flash_attn_varlen_func (bottom_right) -> (out, lse)."""
+
+    def run(q, k, v):
+        if causal == "bottom_right":
+            return flash_ext.flash_attn_varlen_func(q, k, v, cu_q, cu_k, max_q, max_k,
+                                                    causal=True, return_attn_probs=True,
+                                                    **kwargs)[:2]
+        return flash_ext.attention_varlen(q, k, v, cu_q, cu_k, max_q, max_k,
+                                          is_causal=causal == "top_left", enable_gqa=True,
+                                          return_lse=True, backend="flash", **kwargs)
+
+    return run
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("causal", CAUSAL)
+@pytest.mark.parametrize("head_dim", [64, 136])
+def test_varlen(dtype, causal, head_dim):
+    """With sequences of 0 and 1 queries and of 0 and 1 keys."""
+    require_kernel(head_dim, dtype)
+    lengths_q, lengths_k = random_lengths(8)
+    (q,), cu_q = packed(lengths_q, 4, head_dim, dtype)
+    (k, v), cu_k = packed(lengths_k, 2, head_dim, dtype, count=2)
+    run = varlen_run(causal, cu_q, cu_k, max(lengths_q), max(lengths_k))
+    reference = functools.partial(attention_varlen_ref, cu_seqlens_q=cu_q, cu_seqlens_k=cu_k,
+                                  window_size=(-1, -1) if causal == "none" else (-1, 0),
+                                  bottom_right=causal == "bottom_right")
+    dq, dk, dv = check(run, reference, (q, k, v))
+    # Sequence 1 has no keys: its queries get no gradient. Sequence 0 has no queries: its keys
+    # get none.
+    cu_q, cu_k = cu_q.tolist(), cu_k.tolist()
+    assert (dq[cu_q[1]:cu_q[2]] == 0).all()
+    assert (dk[cu_k[0]:cu_k[1]] == 0).all() and (dv[cu_k[0]:cu_k[1]] == 0).all()
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_varlen_features(dtype):
+    require_kernel(80, dtype)
+    lengths_q, lengths_k = random_lengths(5)
+    (q,), cu_q = packed(lengths_q, 6, 80, dtype)
+    (k, v), cu_k = packed(lengths_k, 3, 80, dtype, count=2)
+    slopes = torch.rand(5, 6, device="cuda") * 0.3
+    kwargs = {"window_size": (30, 7), "softcap": 10.0, "alibi_slopes": slopes}
+
+    def run(q, k, v):
+        return flash_ext.flash_attn_varlen_func(q, k, v, cu_q, cu_k, max(lengths_q),
+                                                max(lengths_k), return_attn_probs=True,
+                                                **kwargs)[:2]
+
+    reference = functools.partial(attention_varlen_ref, cu_seqlens_q=cu_q, cu_seqlens_k=cu_k,
+                                  bottom_right=True, **kwargs)
+    check(run, reference, (q * 3, k, v))
+
+
+# Dropout: the kernels' mask, materialized by flash_dropout_keep_mask, replayed in the reference
+# for the output and the gradients.
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("causal", CAUSAL)
+@pytest.mark.parametrize("head_dim", [64, 72, 128])
+def test_dropout_matches_keep_mask(dtype, causal, head_dim):
+    p = 0.17
+    q, k, v = qkv(2, 4, 2, 113, 200, head_dim, dtype)
+    keep = ops.flash_dropout_keep_mask(q, k, drawn_seed(11), p)
+    run, reference = styled(causal, dropout_p=p)
+
+    def seeded_run(q, k, v):
+        torch.manual_seed(11)
+        return run(q, k, v)
+
+    check(seeded_run, functools.partial(reference, dropout_keep=keep), (q, k, v))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_dropout_varlen(dtype):
+    """Sequence b draws the mask of batch b of a dense call with the max lengths (top-left)."""
+    require_kernel(64, dtype)
+    p = 0.25
+    lengths_q, lengths_k = [13, 0, 40, 1], [27, 5, 0, 60]
+    (q,), cu_q = packed(lengths_q, 4, 64, dtype)
+    (k, v), cu_k = packed(lengths_k, 2, 64, dtype, count=2)
+    dense_q, dense_k = randn(4, 4, 40, 64, dtype=dtype), randn(4, 2, 60, 64, dtype=dtype)
+    keep = ops.flash_dropout_keep_mask(dense_q, dense_k, drawn_seed(5), p)
+    run = varlen_run("none", cu_q, cu_k, 40, 60, dropout_p=p)
+
+    def seeded_run(q, k, v):
+        torch.manual_seed(5)
+        return run(q, k, v)
+
+    reference = functools.partial(attention_varlen_ref, cu_seqlens_q=cu_q, cu_seqlens_k=cu_k,
+                                  dropout_p=p, dropout_keep=keep)
+    check(seeded_run, reference, (q, k, v))
+
+
+# Deterministic mode: bitwise identical gradients run after run.
+
+
+def deterministic_grads(run, inputs, g):
+    x = leaves(*inputs)
+    out, _ = run(*x)
+    return torch.autograd.grad(out, x, g)
+
+
+@pytest.mark.parametrize("case", ["mha", "gqa", "mqa_causal", "varlen"])
+def test_deterministic(case):
+    dtype = torch.bfloat16
+    if case == "varlen":
+        require_kernel(128, dtype)
+        lengths_q, lengths_k = [700, 0, 1500, 300], [900, 1200, 1, 2000]
+        (q,), cu_q = packed(lengths_q, 8, 128, dtype)
+        (k, v), cu_k = packed(lengths_k, 2, 128, dtype, count=2)
+        run = varlen_run("top_left", cu_q, cu_k, 1500, 2000, deterministic=True)
+        reference = functools.partial(attention_varlen_ref, cu_seqlens_q=cu_q,
+                                      cu_seqlens_k=cu_k, window_size=(-1, 0))
+        inputs = (q, k, v)
+    else:
+        heads = {"mha": (4, 4), "gqa": (8, 2), "mqa_causal": (8, 1)}[case]
+        inputs = qkv(1, *heads, 1500, 2000, 128, dtype)
+        run, reference = sdpa_style(is_causal=case == "mqa_causal", deterministic=True)
+    check(run, reference, inputs)
+    g = torch.randn_like(inputs[0])
+    first = deterministic_grads(run, inputs, g)
+    for _ in range(2):
+        for name, a, b in zip("qkv", first, deterministic_grads(run, inputs, g)):
+            assert torch.equal(a, b), f"d{name} differs between two deterministic runs"
+
+
+def test_deterministic_matches_default():
+    """The deterministic dq sums the same terms in another order: the rule holds for both."""
+    inputs = qkv(2, 8, 2, 600, 900, 64, torch.float16)
+    for deterministic in (True, False):
+        check(*sdpa_style(is_causal=True, deterministic=deterministic), inputs)
+
+
+# CUDA graphs, torch.compile and the op contracts.
+
+
+def test_cuda_graph_backward():
+    """Forward and backward captured in one graph replay on new inputs as eager calls do."""
+    q, k, v = leaves(*qkv(2, 4, 2, 128, 160, 64, torch.float16))
+    g = torch.randn(2, 4, 128, 64, device="cuda", dtype=torch.float16)
+
+    def step():
+        out = flash_ext.attention(q, k, v, is_causal=True, enable_gqa=True, deterministic=True,
+                                  backend="flash")
+        return torch.autograd.grad(out, (q, k, v), g)
+
+    graph, grads = capture(step)
+    with torch.no_grad():
+        for t in (q, k, v, g):
+            t.copy_(torch.randn_like(t))
+    graph.replay()
+    for name, a, b in zip("qkv", grads, step()):
+        assert torch.equal(a, b), f"d{name}: the replay differs from the eager call"
+
+
+@pytest.mark.parametrize("entry", ["attention", "flash_attn_varlen_func"])
+def test_compile_fullgraph_forward_backward(entry):
+    """Deterministic calls: the compiled gradients are the eager ones, bit for bit."""
+    q, k, v = leaves(*qkv(2, 8, 2, 100, 130, 64, torch.bfloat16))
+    slopes = torch.rand(8, device="cuda") * 0.3
+    cu_q = torch.tensor([0, 100, 200], dtype=torch.int32, device="cuda")
+    cu_k = torch.tensor([0, 130, 260], dtype=torch.int32, device="cuda")
+    g = torch.randn(2, 8, 100, 64, device="cuda")
+
+    def step(q, k, v, slopes):
+        if entry == "attention":
+            out = flash_ext.attention(q, k, v, is_causal=True, enable_gqa=True,
+                                      alibi_slopes=slopes, softcap=20.0, window_size=(32, -1),
+                                      deterministic=True)
+        else:
+            q, k, v = (t.transpose(1, 2).reshape(-1, t.shape[1], 64) for t in (q, k, v))
+            out = flash_ext.flash_attn_varlen_func(q, k, v, cu_q, cu_k, 100, 130, causal=True,
+                                                   alibi_slopes=slopes, deterministic=True)
+            out = out.view(2, 100, 8, 64).transpose(1, 2)
+        return (out.float() * g).sum()
+
+    torch._dynamo.reset()
+    compiled = torch.compile(step, fullgraph=True)
+    loss = compiled(q, k, v, slopes)
+    grads = torch.autograd.grad(loss, (q, k, v))
+    loss_eager = step(q, k, v, slopes)
+    grads_eager = torch.autograd.grad(loss_eager, (q, k, v))
+    torch.testing.assert_close(loss, loss_eager)
+    for name, a, b in zip("qkv", grads, grads_eager):
+        assert torch.equal(a, b), f"d{name}: compiled and eager differ"
+
+
+def test_opcheck():
+    """Dense with every option and non-contiguous (B, S, H, D) views (the gradients' strides
+    must be those of the fake implementation), and varlen."""
+    require_kernel(64, torch.bfloat16)
+    q = randn(2, 33, 4, 64, dtype=torch.bfloat16).transpose(1, 2)
+    k, v = (t.transpose(1, 2) for t in randn(2, 47, 2, 2, 64, dtype=torch.bfloat16).unbind(2))
+    seed = torch.tensor([3, 4], device="cuda")
+    slopes = torch.rand(4, device="cuda")
+    options = (slopes, seed, 0.25, 0.125, 5, 0, True, 7.0, True)
+    out, lse = ops.attention_fwd(q, k, v, None, *options)
+    torch.library.opcheck(ops.attention_bwd,
+                          (torch.randn_like(out), q, k, v, out, lse, None, *options))
+    (qp,), cu = packed([20, 0, 13], 4, 64, torch.bfloat16)
+    (kp, vp), _ = packed([20, 0, 13], 2, 64, torch.bfloat16, count=2)
+    options = (slopes, seed, 0.25, 0.125, -1, 0, False, 0.0, True)
+    out, lse = ops.attention_varlen_fwd(qp, kp, vp, cu, cu, 20, 20, *options)
+    torch.library.opcheck(ops.attention_varlen_bwd,
+                          (torch.randn_like(out), qp, kp, vp, out, lse, cu, cu, 20, 20, *options))
+
+
+def test_op_errors():
+    q, k, v = qkv(1, 2, 2, 16, 16, 64, torch.float16)
+    out, lse = ops.attention_fwd(q, k, v, None, None, None, 0.0, 0.125, -1, -1, False, 0.0, False)
+    tail = (None, None, None, 0.0, 0.125, -1, -1, False, 0.0, False)
+    op = ops.attention_bwd
+    with pytest.raises(RuntimeError, match="the flash backend takes no attn_mask"):
+        op(out, q, k, v, out, lse, torch.ones(16, 16, dtype=torch.bool, device="cuda"),
+           *tail[1:])
+    with pytest.raises(RuntimeError, match="takes float16 or bfloat16, got Float"):
+        op(out.float(), q.float(), k.float(), v.float(), out.float(), lse, *tail)
+    with pytest.raises(RuntimeError, match="grad_out must match q"):
+        op(out[:, :, :8], q, k, v, out, lse, *tail)
+    with pytest.raises(RuntimeError, match="out must match q"):
+        op(out, q, k, v, out.bfloat16(), lse, *tail)
+    with pytest.raises(RuntimeError, match=r"lse must be float32 of shape \[1, 2, 16\]"):
+        op(out, q, k, v, out, lse.half(), *tail)
+    with pytest.raises(RuntimeError, match=r"lse must be float32 of shape \[1, 2, 16\]"):
+        op(out, q, k, v, out, lse[:, :, :8], *tail)
+    with pytest.raises(RuntimeError, match="backward inputs must be on q's device"):
+        op(out, q, k, v, out, lse.cpu(), *tail)
+    (qp,), cu = packed([5, 7], 2, 64, torch.float16)
+    bad = torch.tensor([0, 5, 11], dtype=torch.int32, device="cuda")
+    out, lse = ops.attention_varlen_fwd(qp, qp, qp, cu, cu, 7, 7, None, None, 0.0, 0.125, -1, -1,
+                                        False, 0.0, False)
+    with pytest.raises(RuntimeError, match=r"cu_seqlens_k\[-1\] must equal the packed total 12"):
+        ops.attention_varlen_bwd(out, qp, qp, qp, out, lse, cu, bad, 7, 7, None, None, 0.0,
+                                 0.125, -1, -1, False, 0.0, False)
+    with pytest.raises(RuntimeError, match=r"lse must be float32 of shape \[2, 12\]"):
+        ops.attention_varlen_bwd(out, qp, qp, qp, out, lse.t(), cu, cu, 7, 7, None, None, 0.0,
+                                 0.125, -1, -1, False, 0.0, False)
