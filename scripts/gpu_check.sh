@@ -19,7 +19,7 @@ PY
 start=$(date +%s)
 python3 -m pip install --no-build-isolation --no-deps -e . >"$out/build.log" 2>&1
 rc=$?
-echo "build: rc=$rc in $(( $(date +%s) - start )) s (log: build.log)"
+echo "build: rc=$rc in $(( $(date +%s) - start )) s with MAX_JOBS=$MAX_JOBS (log: build.log)" | tee -a "$out/machine.txt"
 [ $rc -eq 0 ] || { tail -40 "$out/build.log"; exit $rc; }
 
 python3 -m flash_ext 2>&1 | tee "$out/main.log"

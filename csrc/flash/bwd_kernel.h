@@ -30,28 +30,24 @@ namespace flash {
 
 using namespace cute;
 
-// Adds a thread's dq tile (kBlockM x kHeadDim accumulator) to the fp32 rows at `dq_accum`
-// (row-major, kHeadDim wide), skipping rows at or past `rows`.
-template <typename Acc, typename Coords>
-__device__ __forceinline__ void atomic_add_dq(float* dq_accum, Acc const& acc, Coords const& coords,
-                                              int rows, int head_dim_stride) {
-  Tensor acc_rc = make_tensor(acc.data(), acc_rowcol_layout(acc.layout()));
-  Tensor c_rc = make_tensor(coords.data(), acc_rowcol_layout(coords.layout()));
+// Adds a thread's dq tile (its accumulator and `dst`, the same partition of kBlockM x kHeadDim
+// fp32 rows in global memory) with one 8-byte atomic per pair of adjacent columns; rows at or
+// past `rows` are skipped when kCheckRows. dst's static layout makes every address the thread's
+// base plus an immediate.
+template <bool kCheckRows, typename Acc, typename Dst, typename Coords>
+__device__ __forceinline__ void atomic_add_dq(Acc const& acc, Dst& dst, Coords const& coords,
+                                              int rows) {
+  static_assert(decltype(size<0, 0>(acc))::value == 2);  // (column pair, row halves)
   CUTE_UNROLL
-  for (int r = 0; r < size<0>(acc_rc); ++r) {
-    const int row = get<0>(c_rc(r, 0));
-    if (row >= rows) continue;
-    CUTE_UNROLL
-    for (int t = 0; t < size<1, 1>(acc_rc); ++t) {
-      float* dst = dq_accum + int64_t(row) * head_dim_stride + get<1>(c_rc(r, make_coord(0, t)));
-      const float x0 = acc_rc(r, make_coord(0, t)), x1 = acc_rc(r, make_coord(1, t));
+  for (int j = 0; j < size(acc); j += 2) {
+    if (kCheckRows && get<0>(coords(j)) >= rows) continue;
+    float* ptr = &dst(j);
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-      atomicAdd(reinterpret_cast<float2*>(dst), make_float2(x0, x1));
+    atomicAdd(reinterpret_cast<float2*>(ptr), make_float2(acc(j), acc(j + 1)));
 #else
-      atomicAdd(dst, x0);
-      atomicAdd(dst + 1, x1);
+    atomicAdd(ptr, acc(j));
+    atomicAdd(ptr + 1, acc(j + 1));
 #endif
-    }
   }
 }
 
@@ -71,10 +67,10 @@ __device__ __forceinline__ void bwd_key_block(const BwdParams& params, const Seq
   const int keys = min(kBlockN, seq.seqlen_k - n0);
 
   // Query rows that see some key of the block (the same for every head of the group).
-  const Mask<kCausal> range(seq.seqlen_q, seq.seqlen_k, params.bottom_right, params.window_left,
-                            params.window_right, 0.f);
-  const int row_begin = range.row_begin(n0);
-  const int row_end = range.row_end(n0 + keys - 1, seq.seqlen_q);
+  const Mask<kCausal> visible(seq.seqlen_q, seq.seqlen_k, params.bottom_right,
+                              params.window_left, params.window_right, 0.f);
+  const int row_begin = visible.row_begin(n0);
+  const int row_end = visible.row_end(n0 + keys - 1, seq.seqlen_q);
   const int m_first = row_begin / kBlockM;
   const int num_m = row_end > row_begin ? (row_end + kBlockM - 1) / kBlockM - m_first : 0;
   const int group = params.heads_q / params.heads_kv;
@@ -111,28 +107,43 @@ __device__ __forceinline__ void bwd_key_block(const BwdParams& params, const Seq
   Tensor tQsQ = gmem_thr_copy.partition_D(sQ);
   Tensor tdOsdO = gmem_thr_copy.partition_D(sdO);
 
-  // Step i covers query head head_of(i) and query block m_of(i).
-  auto head_of = [&](int i) { return kv_head * group + i / num_m; };
-  auto m_of = [&](int i) { return m_first + i % num_m; };
-  auto load_rows = [&](const void* base, int64_t batch_stride, int64_t head_stride,
-                       int64_t row_stride, int i, auto& dst) {
+  // The steps walk (query head, query block) pairs: heads h_first.. of the group, blocks
+  // m_first.. of each. Each thread's share of the Q and dO tiles of (h_first, block 0) is
+  // partitioned once; a step only moves its base pointer.
+  const int h_first = kv_head * group;
+  const int m_last = m_first + num_m - 1;
+  auto rows_at = [&](const void* base, int64_t batch_stride, int64_t head_stride,
+                     int64_t row_stride) {
     const Element* ptr = static_cast<const Element*>(base) +
-        seq.q_offset(batch_stride, head_stride, row_stride, bidb, head_of(i)) +
-        int64_t(m_of(i)) * kBlockM * row_stride;
-    Tensor g = make_tensor(make_gmem_ptr(ptr), Shape<Int<kBlockM>, Int<kHeadDim>>{},
-                           make_stride(row_stride, _1{}));
-    copy_tile<true>(gmem_copy, gmem_thr_copy.partition_S(g), dst, tQcQ, tpD,
-                    seq.seqlen_q - m_of(i) * kBlockM);
+        seq.q_offset(batch_stride, head_stride, row_stride, bidb, h_first);
+    return gmem_thr_copy.partition_S(make_tensor(
+        make_gmem_ptr(ptr), Shape<Int<kBlockM>, Int<kHeadDim>>{}, make_stride(row_stride, _1{})));
   };
+  Tensor tQgQ = rows_at(params.q, params.q_batch_stride, params.q_head_stride, params.q_row_stride);
+  Tensor tdOgdO = rows_at(params.dout, params.do_batch_stride, params.do_head_stride,
+                          params.do_row_stride);
+  auto load_rows = [&](auto const& src0, int64_t head_stride, int64_t row_stride, int h, int m,
+                       auto& dst) {
+    Tensor src = make_tensor(src0.data() + (int64_t(h - h_first) * head_stride +
+                                            int64_t(m) * kBlockM * row_stride),
+                             src0.layout());
+    const int rows = seq.seqlen_q - m * kBlockM;
+    if (rows >= kBlockM) {
+      copy_tile<false>(gmem_copy, src, dst, tQcQ, tpD, rows);
+    } else {
+      copy_tile<true>(gmem_copy, src, dst, tQcQ, tpD, rows);
+    }
+  };
+  // With two Q buffers, step i uses buffer i % 2.
   auto q_buffer = [&](int i) { return kDoubleBufferQ ? (i % 2) * int(size(sQ)) : 0; };
-  auto load_q = [&](int i) {
+  auto load_q = [&](int i, int h, int m) {
     Tensor dst = make_tensor(tQsQ.data() + q_buffer(i), tQsQ.layout());
-    load_rows(params.q, params.q_batch_stride, params.q_head_stride, params.q_row_stride, i, dst);
+    load_rows(tQgQ, params.q_head_stride, params.q_row_stride, h, m, dst);
   };
-  auto load_do = [&](int i) {
-    load_rows(params.dout, params.do_batch_stride, params.do_head_stride, params.do_row_stride, i,
-              tdOsdO);
+  auto load_do = [&](int h, int m) {
+    load_rows(tdOgdO, params.do_head_stride, params.do_row_stride, h, m, tdOsdO);
   };
+
   // Rows [n0, n0 + kBlockN) of (bidb, kv_head) in a tensor laid out like k.
   auto kv_tile = [&](auto* base, int64_t batch_stride, int64_t head_stride, int64_t row_stride) {
     using T = std::conditional_t<std::is_const_v<std::remove_pointer_t<decltype(base)>>,
@@ -218,21 +229,23 @@ __device__ __forceinline__ void bwd_key_block(const BwdParams& params, const Seq
                     gmem_thr_copy.partition_S(kv_tile(params.v, params.v_batch_stride,
                                                       params.v_head_stride, params.v_row_stride)),
                     tVsV, tKVcKV, tpD, keys);
-    load_q(0);
-    load_do(0);
+    load_q(0, h_first, m_first);
+    load_do(h_first, m_first);
     cp_async_fence();
   }
 
   // One (head, query block) step; is_masked carries the softcap, ALiBi and visibility code,
   // which costs registers in the hot loop when it is there (see fwd_kernel.h).
-  auto step = [&](int i, auto is_masked) __attribute__((always_inline)) {
-    const int h = head_of(i);
-    const int m0 = m_of(i) * kBlockM;
+  // Step i covers query head h and block m; the next step's are (h_next, m_next).
+  auto step = [&](int i, int h, int m, int h_next, int m_next, auto is_masked)
+                  __attribute__((always_inline)) {
+    const int m0 = m * kBlockM;
     const int m_end = min(m0 + kBlockM, seq.seqlen_q);
+    const bool has_next = i + 1 < num_steps;
     cp_async_wait<0>();
     __syncthreads();  // Q and dO of this step have landed; the last step is done with sdS
-    if (kDoubleBufferQ && i + 1 < num_steps) {
-      load_q(i + 1);
+    if (kDoubleBufferQ && has_next) {
+      load_q(i + 1, h_next, m_next);
       cp_async_fence();
     }
 
@@ -342,9 +355,9 @@ __device__ __forceinline__ void bwd_key_block(const BwdParams& params, const Seq
     gemm_ss(acc_dk, tdKrdSt, tdKrQt, tdKsdSt, tdKsQt_i, mma_dkv, copy_PdSt, copy_QdOt,
             thr_copy_PdSt, thr_copy_QdOt);
     __syncthreads();  // every thread is done with this dO (and Q)
-    if (i + 1 < num_steps) {
-      if (!kDoubleBufferQ) load_q(i + 1);
-      load_do(i + 1);
+    if (has_next) {
+      if (!kDoubleBufferQ) load_q(i + 1, h_next, m_next);
+      load_do(h_next, m_next);
       cp_async_fence();
     }
 
@@ -352,20 +365,29 @@ __device__ __forceinline__ void bwd_key_block(const BwdParams& params, const Seq
     clear(acc_dq);
     gemm_ss(acc_dq, tdQrdS, tdQrKt, tdQsdS, tdQsKt, mma_dq, copy_dS, copy_Kt, thr_copy_dS,
             thr_copy_Kt);
-    atomic_add_dq(params.dq_accum + dq_slice * dq_slice_size + (row_offset + m0) * kHeadDim,
-                  acc_dq, tdQcdQ, seq.seqlen_q - m0, kHeadDim);
+    Tensor gdQaccum = make_tensor(
+        make_gmem_ptr(params.dq_accum + dq_slice * dq_slice_size + (row_offset + m0) * kHeadDim),
+        Shape<Int<kBlockM>, Int<kHeadDim>>{}, Stride<Int<kHeadDim>, _1>{});
+    Tensor tdQgdQaccum = thr_dq.partition_C(gdQaccum);  // like acc_dq
+    if (m0 + kBlockM <= seq.seqlen_q) {
+      atomic_add_dq<false>(acc_dq, tdQgdQaccum, tdQcdQ, seq.seqlen_q - m0);
+    } else {
+      atomic_add_dq<true>(acc_dq, tdQgdQaccum, tdQcdQ, seq.seqlen_q - m0);
+    }
   };
 
-  for (int i = 0; i < num_steps; ++i) {
-    const int m0 = m_of(i) * kBlockM;
-    const Mask<kCausal> mask(seq.seqlen_q, seq.seqlen_k, params.bottom_right, params.window_left,
-                             params.window_right, 0.f);
+  for (int i = 0, h = h_first, m = m_first; i < num_steps; ++i) {
+    const int h_next = m == m_last ? h + 1 : h;
+    const int m_next = m == m_last ? m_first : m + 1;
+    const int m0 = m * kBlockM;
     if (all_masked ||
-        mask.template block_needs_mask<kBlockN>(n0, m0, min(m0 + kBlockM, seq.seqlen_q))) {
-      step(i, std::true_type{});
+        visible.template block_needs_mask<kBlockN>(n0, m0, min(m0 + kBlockM, seq.seqlen_q))) {
+      step(i, h, m, h_next, m_next, std::true_type{});
     } else {
-      step(i, std::false_type{});
+      step(i, h, m, h_next, m_next, std::false_type{});
     }
+    h = h_next;
+    m = m_next;
   }
 
   // dK = scale * dS^T Q, dV = r * (P Z)^T dO, through shared memory (K's and V's) to 16-byte
