@@ -6,11 +6,6 @@
 
 #include "params.h"
 
-namespace cutlass {
-struct half_t;
-struct bfloat16_t;
-}  // namespace cutlass
-
 namespace flash {
 
 // How many fp32 dq slices the call needs (params.dq_splits): 1, or for deterministic calls
