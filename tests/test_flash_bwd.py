@@ -65,11 +65,11 @@ def test_seqlens(dtype, seqlens, causal):
     check(*styled(causal), qkv(2, 4, 4, *seqlens, head_dim, dtype))
 
 
+@pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("window_size", [(8, 0), (5, 3), (-1, 4), (0, 0), (16, -1), (100, 100)])
 @pytest.mark.parametrize("seqlens", [(200, 200), (70, 300), (300, 70)])
 @pytest.mark.parametrize("bottom_right", [False, True])
-def test_window(window_size, seqlens, bottom_right):
-    dtype = DTYPES[(sum(window_size) + seqlens[0]) % 2]  # both dtypes, not every combination
+def test_window(dtype, window_size, seqlens, bottom_right):
     style = flash_style if bottom_right else sdpa_style
     check(*style(window_size=window_size), qkv(1, 2, 2, *seqlens, 64, dtype))
 
@@ -298,6 +298,7 @@ def test_dropout_matches_keep_mask(dtype, causal, head_dim):
     p = 0.17
     q, k, v = qkv(2, 4, 2, 113, 200, head_dim, dtype)
     keep = ops.flash_dropout_keep_mask(q, k, drawn_seed(11), p)
+    assert keep.shape == (2, 4, 113, 200) and keep.dtype == torch.bool
     run, reference = styled(causal, dropout_p=p)
 
     def seeded_run(q, k, v):
