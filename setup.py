@@ -139,9 +139,16 @@ def nvcc_check_args() -> list[str]:
             + [f"-D{k}" if v is None else f"-D{k}={v}" for k, v in macros])
 
 
-def cuda_backends() -> str:
-    """Colon-separated CUDA backends with sources, reported to dispatch.py by the build."""
-    return ":".join(name for name in CUDA_BACKEND_DIRS if sources(f"csrc/{name}/**/*.cu"))
+def cuda_backends() -> list[str]:
+    """The CUDA backends with sources: built, and reported to dispatch.py by the build."""
+    return [name for name in CUDA_BACKEND_DIRS if sources(f"csrc/{name}/**/*.cu")]
+
+
+def cuda_glue_sources() -> list[str]:
+    """csrc/api/cuda/*.cpp: the shared glue, and <backend>_ops.cpp for each backend built."""
+    built = cuda_backends()
+    return [s for s in sources("csrc/api/cuda/*.cpp")
+            if not s.endswith("_ops.cpp") or Path(s).name.removesuffix("_ops.cpp") in built]
 
 
 def extension():
@@ -165,12 +172,12 @@ def extension():
                             extra_link_args=link, define_macros=macros)
     return CUDAExtension(
         "flash_ext._C",
-        src + sources("csrc/api/cuda/*.cpp") + cuda_sources(),
+        src + cuda_glue_sources() + cuda_sources(),
         include_dirs=CUDA_INCLUDE_DIRS,
         extra_compile_args={"cxx": cxx, "nvcc": nvcc_flags()},
         extra_link_args=link,
         define_macros=macros + flash_macros(flash_hdims(), flash_dtypes())
-        + [("FLASH_EXT_CUDA_BACKENDS", cuda_backends())],
+        + [("FLASH_EXT_CUDA_BACKENDS", ":".join(cuda_backends()))],
     )
 
 

@@ -1,14 +1,23 @@
 """flash_ext's CUDA backends against PyTorch's attention kernels, side by side in one run.
 
-Providers: flash_ext.attention(..., backend="flash"); torch SDPA restricted to one backend each
-with sdpa_kernel (FLASH_ATTENTION, EFFICIENT_ATTENTION, CUDNN_ATTENTION); and
-torch.compile(flex_attention) with a causal BlockMask from create_block_mask (no mask when not
-causal). Cases, all bfloat16:
-- flash rows: 16k tokens per batch at model width 2048 (B = 16384 / S, H = 2048 / D), D in
-  64, 128, 256, S in 1024, 4096, 16384, causal and not. TFLOP/s = 4*B*H*S*S*D / time, halved for
-  causal; the backward counts 2.5x the forward FLOPs.
-- decode rows: B=32, H=32, D=128, Sq=1, Sk in 4096, 32768, not causal, forward only.
+Providers: flash_ext.attention(..., backend="flash", or "mem_eff" on the mem_eff rows); torch
+SDPA restricted to one backend each with sdpa_kernel (FLASH_ATTENTION, EFFICIENT_ATTENTION,
+CUDNN_ATTENTION); and torch.compile(flex_attention) with a causal BlockMask from
+create_block_mask (no mask when not causal). Cases:
+- flash rows, bfloat16: 16k tokens per batch at model width 2048 (B = 16384 / S, H = 2048 / D),
+  D in 64, 128, 256, S in 1024, 4096, 16384, causal and not. TFLOP/s = 4*B*H*S*S*D / time,
+  halved for causal; the backward counts 2.5x the forward FLOPs.
+- decode rows, bfloat16: B=32, H=32, D=128, Sq=1, Sk in 4096, 32768, not causal, forward only.
   GB/s = bytes of K and V read (2*B*H*Sk*D*2) / time.
+- mem_eff rows: the flash rows' shapes and TFLOP/s, flash_ext with backend="mem_eff" against
+  sdpa_efficient alone (the peer that takes the same inputs), twice: bfloat16 with an additive
+  bias of shape (B, H, S, S) (random normal, bf16, no grad) passed as attn_mask to both, and
+  float32 without a bias. SDPA takes no is_causal together with an attn_mask, so on causal bias
+  rows the bias holds -inf above the diagonal and both providers get it (flash_ext with
+  is_causal=True besides, which lets it skip the hidden blocks; SDPA computes them); TFLOP/s
+  counts the causal half for both. The bias is not capped: the largest, D=64 S=16k (B=1, H=32),
+  is 16 GiB, about 17 GiB in all with the other tensors, which fits the 80 GB H100; where
+  allocating a case's inputs fails, its row shows n/a.
 
 Method. Each case builds its inputs once (random normal) and every provider runs on the same
 tensors. A provider is built, called once (the first call is excluded from the timings and its
@@ -20,14 +29,18 @@ graph, then torch.autograd.grad(out, (q, k, v), dout, retain_graph=True) is time
 covers every kernel of the provider's backward (dO.O preprocessing, dq conversion...) and no
 forward; dout is the same random tensor for every provider.
 Every provider's output (fwd) or gradients (bwd) is compared with sdpa_flash's (the first of
-sdpa_flash, sdpa_efficient, sdpa_cudnn that ran) by |x - ref| / |ref| (Frobenius norms), with a
-loose bf16 tolerance of 2e-2; a mismatch is printed loudly, marked in the table, and makes the
-exit status 1. A provider that raises (not built, shape not supported, compile error, out of
-memory) shows n/a with the error's first line in a footnote; the run goes on.
+sdpa_flash, sdpa_efficient, sdpa_cudnn that ran: sdpa_efficient on the mem_eff rows) by
+|x - ref| / |ref| (Frobenius norms), with a tolerance per dtype: 2e-2 for bf16 (loose), 1e-4
+for float32 (flash_ext's float32 GEMMs are 3xTF32, as SDPA efficient's); a mismatch is printed
+loudly, marked in the table, and makes the exit status 1. A provider that raises (not built,
+shape not supported, compile error, out of memory) shows n/a with the error's first line in a
+footnote; the run goes on.
 
     python benchmarks/bench_attention.py                  # forward, every case: benchmarks/results/
-    python benchmarks/bench_attention.py --quick --out /tmp/bench   # 3 cases, short timing
+    python benchmarks/bench_attention.py --quick --out /tmp/bench   # 5 cases, short timing
     python benchmarks/bench_attention.py --direction all --shapes 'D=128'
+    python benchmarks/bench_attention.py --shapes '^D='   # the flash rows only
+    python benchmarks/bench_attention.py --direction all --shapes '^mem_eff'   # mem_eff only
     python benchmarks/bench_attention.py --list           # the case names --shapes matches
 """
 
@@ -70,13 +83,34 @@ SEQLENS = (1024, 4096, 16384)
 DECODE_SEQLENS = (4096, 32768)
 DIRECTIONS = {"fwd": ("fwd",), "bwd": ("bwd",), "all": ("fwd", "bwd")}
 BWD_FLOP_FACTOR = 2.5  # backward: 5 matmuls against the forward's 2
-CHECK_TOL = 2e-2  # |x - ref| / |ref| between two bf16 implementations
+# |x - ref| / |ref| between two implementations: loose for bf16; float32 (3xTF32 GEMMs) tight.
+CHECK_TOL = {torch.bfloat16: 2e-2, torch.float16: 2e-2, torch.float32: 1e-4}
+DTYPE_NAMES = {torch.bfloat16: "bf16", torch.float16: "fp16", torch.float32: "fp32"}
 OURS = "flash_ext"
 REFERENCES = ("sdpa_flash", "sdpa_efficient", "sdpa_cudnn")  # checked against the first that ran
-QUICK_CASES = ("D=128 S=1024 full", "D=128 S=1024 causal", "decode D=128 Sk=4096")
-FAMILY_TITLES = {
-    "flash": "16k tokens per batch at model width 2048 (B = 16384 / S, H = 2048 / D), TFLOP/s",
+MEM_EFF_PROVIDERS = (OURS, "sdpa_efficient")  # the mem_eff rows' providers
+QUICK_CASES = ("D=128 S=1024 full", "D=128 S=1024 causal", "decode D=128 Sk=4096",
+               "mem_eff bf16 bias D=128 S=1024 causal", "mem_eff fp32 D=128 S=1024 full")
+_SHAPES = "16k tokens per batch at model width 2048 (B = 16384 / S, H = 2048 / D), TFLOP/s"
+SECTION_TITLES = {  # Case.section -> the title of its table
+    "flash": _SHAPES,
     "decode": "decode, Sq = 1, GB/s of K and V read",
+    "mem_eff bf16 bias": f'mem_eff (flash_ext backend="mem_eff"), bf16 with an additive (B, H, '
+                         f"S, S) bias, {_SHAPES}",
+    "mem_eff fp32": f'mem_eff (flash_ext backend="mem_eff"), float32 without bias, {_SHAPES}',
+}
+SECTION_NOTES = {  # Case.section -> a note below its table
+    "mem_eff bf16 bias": (
+        "The bias is one random normal bf16 tensor of shape (B, H, S, S), passed as attn_mask to "
+        "both providers, not requiring grad (the backward computes no bias gradient); it is "
+        "not capped: 16 GiB at D=64 S=16384, 8 GiB at D=128, 4 GiB at D=256. SDPA takes no "
+        "is_causal with an attn_mask: on causal rows the bias holds -inf above the diagonal, "
+        "for both providers (flash_ext also gets is_causal=True and skips the hidden blocks; "
+        "SDPA computes them). TFLOP/s counts the causal half for both; the bias read counts no "
+        "FLOPs."),
+    "mem_eff fp32": (
+        "float32 q, k, v; flash_ext's mem_eff kernels run 3xTF32 tensor-core GEMMs. Checked "
+        f"against sdpa_efficient with the float32 tolerance {CHECK_TOL[torch.float32]:.0e}."),
 }
 
 
@@ -85,7 +119,9 @@ FAMILY_TITLES = {
 
 @dataclass(frozen=True)
 class Case:
-    """One attention shape. family "flash": TFLOP/s rows; "decode": GB/s rows, forward only."""
+    """One attention shape. family "flash": TFLOP/s rows; "decode": GB/s rows, forward only;
+    "mem_eff": TFLOP/s rows of the mem_eff backend, with an additive (B, H, Sq, Sk) bias or
+    not."""
 
     family: str
     batch: int
@@ -95,13 +131,36 @@ class Case:
     head_dim: int
     causal: bool
     dtype: torch.dtype = torch.bfloat16
+    bias: bool = False
 
     @property
     def name(self) -> str:
         """What --shapes matches and progress lines show."""
         if self.family == "decode":
             return f"decode D={self.head_dim} Sk={self.seqlen_k}"
-        return f"D={self.head_dim} S={self.seqlen_q} {'causal' if self.causal else 'full'}"
+        shape = f"D={self.head_dim} S={self.seqlen_q} {'causal' if self.causal else 'full'}"
+        return shape if self.family == "flash" else f"{self.section} {shape}"
+
+    @property
+    def section(self) -> str:
+        """The table the case is a row of (SECTION_TITLES)."""
+        if self.family != "mem_eff":
+            return self.family
+        return f"mem_eff {DTYPE_NAMES[self.dtype]}{' bias' if self.bias else ''}"
+
+    @property
+    def backend(self) -> str:
+        """flash_ext's backend for the case."""
+        return "mem_eff" if self.family == "mem_eff" else "flash"
+
+    @property
+    def providers(self) -> tuple[str, ...]:
+        """The providers the case runs (those of --providers among them)."""
+        return MEM_EFF_PROVIDERS if self.family == "mem_eff" else tuple(PROVIDERS)
+
+    @property
+    def check_tol(self) -> float:
+        return CHECK_TOL[self.dtype]
 
     @property
     def directions(self) -> tuple[str, ...]:
@@ -116,7 +175,11 @@ class Case:
         """Plot subplot title."""
         if self.family == "decode":
             return f"decode: B={self.batch}, H={self.heads}, D={self.head_dim}, Sq={self.seqlen_q}"
-        return f"D={self.head_dim}, H={self.heads}, B={TOKENS}/S"
+        shape = f"D={self.head_dim}, H={self.heads}, B={TOKENS}/S"
+        if self.family == "mem_eff":
+            what = "bf16 + (B,H,S,S) bias" if self.bias else DTYPE_NAMES[self.dtype]
+            return f"mem_eff {what}: {shape}"
+        return shape
 
     @property
     def group(self) -> str:
@@ -140,7 +203,11 @@ def all_cases() -> list[Case]:
     flash = [Case("flash", TOKENS // s, WIDTH // d, s, s, d, causal)
              for d in HEAD_DIMS for s in SEQLENS for causal in (False, True)]
     decode = [Case("decode", 32, 32, 1, sk, 128, False) for sk in DECODE_SEQLENS]
-    return flash + decode
+    mem_eff = [Case("mem_eff", c.batch, c.heads, c.seqlen_q, c.seqlen_k, c.head_dim, c.causal,
+                    dtype, bias)
+               for dtype, bias in ((torch.bfloat16, True), (torch.float32, False))
+               for c in flash]
+    return flash + decode + mem_eff
 
 
 def select_cases(pattern: str | None, quick: bool, directions: Sequence[str]) -> list[Case]:
@@ -160,6 +227,7 @@ class Inputs:
     k: Tensor
     v: Tensor
     grad_out: Tensor | None  # dO for the backward
+    bias: Tensor | None = None  # additive attn_mask (B, H, Sq, Sk), no grad; causal folded in
 
 
 def make_inputs(case: Case, device: str, requires_grad: bool) -> Inputs:
@@ -168,7 +236,14 @@ def make_inputs(case: Case, device: str, requires_grad: bool) -> Inputs:
                            dtype=case.dtype, requires_grad=requires_grad)
 
     q, k, v = randn(case.seqlen_q), randn(case.seqlen_k), randn(case.seqlen_k)
-    return Inputs(q, k, v, torch.randn_like(q) if requires_grad else None)
+    bias = None
+    if case.bias:
+        bias = torch.randn(case.batch, case.heads, case.seqlen_q, case.seqlen_k, device=device,
+                           dtype=case.dtype)
+        if case.causal:  # SDPA takes no is_causal with a mask: -inf above the diagonal
+            visible = torch.ones(case.seqlen_q, case.seqlen_k, dtype=torch.bool, device=device)
+            bias.masked_fill_(~visible.tril_(), float("-inf"))
+    return Inputs(q, k, v, torch.randn_like(q) if requires_grad else None, bias)
 
 
 # Providers: a factory takes (case, inputs) and returns the call to time, out = fn().
@@ -176,17 +251,21 @@ def make_inputs(case: Case, device: str, requires_grad: bool) -> Inputs:
 Provider = Callable[[Case, Inputs], Callable[[], Tensor]]
 
 
-def flash_ext_flash(case: Case, x: Inputs) -> Callable[[], Tensor]:
+def flash_ext_attention(case: Case, x: Inputs) -> Callable[[], Tensor]:
     if flash_ext is None:
         raise FLASH_EXT_IMPORT_ERROR
-    return lambda: flash_ext.attention(x.q, x.k, x.v, is_causal=case.causal, backend="flash")
+    return lambda: flash_ext.attention(x.q, x.k, x.v, attn_mask=x.bias, is_causal=case.causal,
+                                       backend=case.backend)
 
 
 def sdpa(backend: SDPBackend) -> Provider:
     def factory(case: Case, x: Inputs) -> Callable[[], Tensor]:
+        is_causal = case.causal and x.bias is None  # else the bias holds the causal mask
+
         def run() -> Tensor:
             with sdpa_kernel(backend):
-                return F.scaled_dot_product_attention(x.q, x.k, x.v, is_causal=case.causal)
+                return F.scaled_dot_product_attention(x.q, x.k, x.v, attn_mask=x.bias,
+                                                      is_causal=is_causal)
 
         return run
 
@@ -216,7 +295,7 @@ def torch_flex(case: Case, x: Inputs) -> Callable[[], Tensor]:
 
 
 PROVIDERS: dict[str, Provider] = {
-    OURS: flash_ext_flash,
+    OURS: flash_ext_attention,
     "sdpa_flash": sdpa(SDPBackend.FLASH_ATTENTION),
     "sdpa_efficient": sdpa(SDPBackend.EFFICIENT_ATTENTION),
     "sdpa_cudnn": sdpa(SDPBackend.CUDNN_ATTENTION),
@@ -303,7 +382,7 @@ class Result:
 
     @property
     def mismatch(self) -> bool:
-        return self.rel_err is not None and not self.rel_err <= CHECK_TOL  # NaN mismatches
+        return self.rel_err is not None and not self.rel_err <= self.case.check_tol  # NaN too
 
 
 def describe_error(exc: BaseException, caught: list[warnings.WarningMessage]) -> str:
@@ -361,7 +440,7 @@ def check(results: list[Result], outputs: dict[str, tuple[Tensor, ...]]) -> None
     for r in checked:
         if r.mismatch:
             print(f"!!! MISMATCH !!! {r.provider} {r.direction} {r.case.name}: rel err "
-                  f"{r.rel_err:.3e} against {reference} (tolerance {CHECK_TOL:.0e})",
+                  f"{r.rel_err:.3e} against {reference} (tolerance {r.case.check_tol:.0e})",
                   flush=True)
 
 
@@ -422,7 +501,7 @@ def rate_cell(r: Result, notes: Footnotes) -> str:
     if r.mismatch:
         cell += " (!) " + notes.ref(
             f"{r.provider} {r.direction} {r.case.name}: differs from {r.reference}, "
-            f"rel err {r.rel_err:.2e} > {CHECK_TOL:.0e}")
+            f"rel err {r.rel_err:.2e} > {r.case.check_tol:.0e}")
     return cell
 
 
@@ -461,33 +540,42 @@ def render_table(results: list[Result], notes: Footnotes) -> str:
 
 
 def render_tables(results: list[Result]) -> str:
-    """One markdown table per (direction, family), then the footnotes."""
+    """One markdown table per (direction, section), with the section's note, then the
+    footnotes."""
     sections: dict[tuple[str, str], list[Result]] = {}
     for r in results:
-        sections.setdefault((r.direction, r.case.family), []).append(r)
+        sections.setdefault((r.direction, r.case.section), []).append(r)
     notes = Footnotes()
-    parts = [f"### {direction}: {FAMILY_TITLES[family]}\n\n{render_table(rs, notes)}"
-             for (direction, family), rs in sections.items()]
+    parts = []
+    for (direction, section), rs in sections.items():
+        parts.append(f"### {direction}: {SECTION_TITLES[section]}\n\n{render_table(rs, notes)}")
+        if section in SECTION_NOTES:
+            parts.append(f"Note: {SECTION_NOTES[section]}")
     if notes.numbers:
         parts.append(notes.render())
     return "\n\n".join(parts)
 
 
 def render_summary(results: list[Result]) -> str:
-    """Largest check error and total first-call time, per provider."""
+    """Largest check error (per dtype when there are several) and total first-call time, per
+    provider."""
     providers = providers_of(results)
+    dtypes = list(dict.fromkeys(r.case.dtype for r in results))
     errors = []
     for direction in DIRECTIONS["all"]:
         for p in providers:
-            checked = [r for r in results
-                       if r.provider == p and r.direction == direction and r.rel_err is not None]
-            if checked:
-                worst = max(checked, key=lambda r: r.rel_err)
-                errors.append(f"{p} {direction} {worst.rel_err:.1e} (vs {worst.reference})")
+            for dtype in dtypes:
+                checked = [r for r in results if r.provider == p and r.direction == direction
+                           and r.case.dtype == dtype and r.rel_err is not None]
+                if checked:
+                    worst = max(checked, key=lambda r: r.rel_err)
+                    which = f"{direction} {DTYPE_NAMES[dtype]}" if len(dtypes) > 1 else direction
+                    errors.append(f"{p} {which} {worst.rel_err:.1e} (vs {worst.reference})")
     setup = [f"{p} {sum(r.setup_s for r in results if r.provider == p and r.setup_s):.1f} s"
              for p in providers]
-    return ("Output check, largest |x - ref| / |ref| over the rows (tolerance "
-            f"{CHECK_TOL:.0e}): {', '.join(errors) or 'nothing checked'}.\n"
+    tolerance = ", ".join(f"{CHECK_TOL[t]:.0e} {DTYPE_NAMES[t]}" for t in dtypes)
+    return (f"Output check, largest |x - ref| / |ref| over the rows (tolerance {tolerance}): "
+            f"{', '.join(errors) or 'nothing checked'}.\n"
             "First calls (excluded from the timings; torch_flex's compile happens there), "
             f"total per provider: {', '.join(setup)}.")
 
@@ -497,7 +585,8 @@ def render_markdown(results: list[Result], environment: str, command: str, timin
     method = ("Method: inputs random normal, built once per case and shared by the providers; "
               f"{timing}; fwd under torch.no_grad(); bwd = torch.autograd.grad over a retained "
               "graph (backward alone). TFLOP/s counts 4*B*H*Sq*Sk*D forward, halved for causal, "
-              "2.5x for the backward; decode GB/s counts K and V read once. "
+              "2.5x for the backward; decode GB/s counts K and V read once. mem_eff rows: "
+              f"{OURS} with backend=\"mem_eff\" against sdpa_efficient alone. "
               f"`{OURS} / peer` = {OURS} throughput / the peer's (> 1: {OURS} faster).")
     return (f"# Attention on GPU: flash_ext vs PyTorch ({', '.join(directions)})\n\n"
             f"{environment}\n\nCommand: `{command}`\n\n{method}\n\n"
@@ -505,7 +594,8 @@ def render_markdown(results: list[Result], environment: str, command: str, timin
 
 
 def write_plot(results: list[Result], path: Path, title: str) -> None:
-    """One subplot per (direction, head dim) and one for decode; grouped bars per provider."""
+    """One subplot per (direction, head dim) of each family and variant, one for decode;
+    grouped bars per provider."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -627,7 +717,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     results: list[Result] = []
     for i, case in enumerate(cases, 1):
         todo = [d for d in directions if d in case.directions]
-        results += run_case(case, todo, args.providers, timer, label=f"[{i}/{len(cases)}]")
+        providers = [p for p in args.providers if p in case.providers]
+        if providers:
+            results += run_case(case, todo, providers, timer, label=f"[{i}/{len(cases)}]")
     print("\n" + render_summary(results))
     print("\n" + render_tables(results), flush=True)
     if out_dir is not None:
@@ -638,8 +730,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"\nwrote {md}")
         try:
             write_plot(results, stem.with_suffix(".png"),
-                       f"flash_ext vs PyTorch attention, bf16 ({torch.cuda.get_device_name()}, "
-                       f"torch {torch.__version__}, {date})")
+                       f"flash_ext vs PyTorch attention, bf16 unless marked "
+                       f"({torch.cuda.get_device_name()}, torch {torch.__version__}, {date})")
             print(f"wrote {stem.with_suffix('.png')}")
         except ImportError as exc:
             print(f"no plot: {exc}")

@@ -1,16 +1,22 @@
 """`python -m flash_ext`: the backends of this machine, a correctness check of the selected
-backend against reference.py (float64), and a short timing against torch's SDPA flash backend."""
+backend against reference.py (float64), and a short timing against torch's SDPA flash backend;
+where the mem_eff kernels are built, also their check and a timing against SDPA's efficient
+backend."""
 
 from __future__ import annotations
 
 import argparse
+import functools
 import time
 
 import torch
+import torch.nn.functional as F
+from torch import Tensor
 from torch.nn.attention import SDPBackend, sdpa_kernel
 
 import flash_ext
 from flash_ext.dispatch import BACKENDS
+from flash_ext.ops import CUDA_BACKENDS
 from flash_ext.reference import attention_ref
 
 
@@ -44,6 +50,34 @@ def backends_report(device: str) -> None:
         print(f"  {backend.name:8s} {state:60s} {backend.description}")
 
 
+def _error_ratio(run, inputs: tuple[Tensor, ...], backward: bool, **options) -> float:
+    """The largest error / tolerance of run(*inputs) (q, k, v and maybe an additive attn_mask)
+    and, with `backward`, of its gradients, against reference.py under the float64 rule."""
+    out = run(*inputs)
+    grads = torch.autograd.grad(out.sum(), inputs) if backward else ()
+    x64 = [t.detach().double().requires_grad_(True) for t in inputs]
+    xl = [t.detach().clone().requires_grad_(True) for t in inputs]
+    results = []
+    for x, compute_dtype in ((x64, torch.float64), (xl, None)):
+        with torch.enable_grad():
+            ref, _ = attention_ref(*x[:3], attn_mask=x[3] if len(x) > 3 else None,
+                                   compute_dtype=compute_dtype, **options)
+            results.append((ref, *torch.autograd.grad(ref.sum(), x)) if backward else (ref,))
+    worst = 0.0
+    for got, r64, rl in zip((out, *grads), *results):
+        err = (got.double() - r64).abs().max().item()
+        tol = 2 * (rl.double() - r64).abs().max().item() + 1e-5
+        worst = max(worst, err / tol)
+    return worst
+
+
+def _print_check(backend: str, label: str, backward: bool, worst: float) -> bool:
+    passed = worst <= 1.0
+    print(f"  {backend:7s} {label:38s} {'fwd+bwd' if backward else 'fwd':7s} "
+          f"max error / tolerance = {worst:.2f}  {'PASS' if passed else 'FAIL'}")
+    return passed
+
+
 def correctness(device: str) -> bool:
     print("correctness against reference.py (float64), forward and, where the backend has it, "
           "backward:")
@@ -62,25 +96,35 @@ def correctness(device: str) -> bool:
                     print(f"  {dtype} causal={is_causal}: no backend on this device "
                           "(explain says why)")
                     continue
-                out = flash_ext.attention(q, k, v, is_causal=is_causal)
-            grads = torch.autograd.grad(out.sum(), (q, k, v)) if backward else ()
-            x64 = [t.detach().double().requires_grad_(True) for t in (q, k, v)]
-            ref64, _ = attention_ref(*x64, is_causal=is_causal)
-            grads64 = torch.autograd.grad(ref64.sum(), x64) if backward else ()
-            xl = [t.detach().clone().requires_grad_(True) for t in (q, k, v)]
-            ref_lowp, _ = attention_ref(*xl, is_causal=is_causal, compute_dtype=None)
-            grads_lowp = torch.autograd.grad(ref_lowp.sum(), xl) if backward else ()
-            worst = 0.0
-            for x, r64, rl in zip((out, *grads), (ref64, *grads64), (ref_lowp, *grads_lowp)):
-                err = (x.double() - r64).abs().max().item()
-                tol = 2 * (rl.double() - r64).abs().max().item() + 1e-5
-                worst = max(worst, err / tol)
-            passed = worst <= 1.0
-            ok &= passed
-            print(f"  {backend:6s} {str(dtype):15s} causal={is_causal!s:5s} "
-                  f"{'fwd+bwd' if backward else 'fwd':7s} max error / tolerance = {worst:.2f}  "
-                  f"{'PASS' if passed else 'FAIL'}")
+                run = functools.partial(flash_ext.attention, is_causal=is_causal)
+                worst = _error_ratio(run, (q, k, v), backward, is_causal=is_causal)
+            ok &= _print_check(backend, f"{dtype!s:15s} causal={is_causal}", backward, worst)
+    if device == "cuda" and "mem_eff" in CUDA_BACKENDS:
+        ok &= mem_eff_correctness()
     return ok
+
+
+def mem_eff_correctness() -> bool:
+    """The mem_eff backend: float32, and bf16 with a head dim of no kernel and an additive bias
+    broadcast over heads, with its gradient."""
+    ok = True
+    for dtype, head_dim, bias in ((torch.float32, 64, False), (torch.bfloat16, 20, True)):
+        x = [torch.randn(2, 4, 97, head_dim, device="cuda", dtype=dtype) for _ in range(3)]
+        if bias:
+            x.append(torch.randn(2, 1, 97, 97, device="cuda", dtype=dtype))
+        inputs = tuple(t.requires_grad_(True) for t in x)
+        run = functools.partial(flash_ext.attention, backend="mem_eff")  # (q, k, v[, attn_mask])
+        worst = _error_ratio(run, inputs, backward=True)
+        label = f"{dtype!s:15s} D={head_dim}" + (" + bias (B,1,S,S)" if bias else "")
+        ok &= _print_check("mem_eff", label, True, worst)
+    return ok
+
+
+def _print_timing(label: str, flops: float, ours: float, sdpa_ms: float, unit: str,
+                  per: float) -> None:
+    print(f"  {label:18s} flash_ext {ours:8.2f} ms ({flops / ours / per:7.1f} {unit})  "
+          f"SDPA {sdpa_ms:8.2f} ms ({flops / sdpa_ms / per:7.1f} {unit})  "
+          f"speedup {sdpa_ms / ours:.2f}x")
 
 
 def timing(device: str, repeats: int) -> None:
@@ -96,13 +140,32 @@ def timing(device: str, repeats: int) -> None:
           "torch SDPA's flash backend:")
     for is_causal in (False, True):
         flops = 4 * shape[0] * shape[1] * shape[2] ** 2 * shape[3] / (2 if is_causal else 1)
-        ours = _time_ms(lambda: flash_ext.attention(q, k, v, is_causal=is_causal), repeats)
+        ours = _time_ms(functools.partial(flash_ext.attention, q, k, v, is_causal=is_causal),
+                        repeats)
         with sdpa_kernel(SDPBackend.FLASH_ATTENTION):
-            sdpa_ms = _time_ms(lambda: torch.nn.functional.scaled_dot_product_attention(
-                q, k, v, is_causal=is_causal), repeats)
-        print(f"  causal={is_causal!s:5s} flash_ext {ours:8.2f} ms "
-              f"({flops / ours / per:7.1f} {unit})  SDPA {sdpa_ms:8.2f} ms "
-              f"({flops / sdpa_ms / per:7.1f} {unit})  speedup {sdpa_ms / ours:.2f}x")
+            sdpa_ms = _time_ms(functools.partial(F.scaled_dot_product_attention, q, k, v,
+                                                 is_causal=is_causal), repeats)
+        _print_timing(f"causal={is_causal}", flops, ours, sdpa_ms, unit, per)
+    if device == "cuda" and "mem_eff" in CUDA_BACKENDS:
+        mem_eff_timing(repeats)
+
+
+def mem_eff_timing(repeats: int) -> None:
+    shape = (4, 16, 4096, 128)
+    batch, _, seqlen, head_dim = shape
+    print(f"mem_eff forward timing {shape} (median of {repeats}) vs torch SDPA's efficient "
+          "backend:")
+    flops = 4 * batch * shape[1] * seqlen**2 * head_dim
+    for dtype, bias_shape in ((torch.float32, None), (torch.bfloat16, (batch, 1, seqlen, seqlen))):
+        q, k, v = (torch.randn(shape, device="cuda", dtype=dtype) for _ in range(3))
+        bias = None if bias_shape is None else torch.randn(bias_shape, device="cuda", dtype=dtype)
+        ours = _time_ms(functools.partial(flash_ext.attention, q, k, v, bias, backend="mem_eff"),
+                        repeats)
+        with sdpa_kernel(SDPBackend.EFFICIENT_ATTENTION):
+            sdpa_ms = _time_ms(functools.partial(F.scaled_dot_product_attention, q, k, v, bias),
+                               repeats)
+        label = str(dtype).replace("torch.", "") + (" + bias (B,1,S,S)" if bias_shape else "")
+        _print_timing(label, flops, ours, sdpa_ms, "TFLOP/s", 1e9)
 
 
 def main() -> int:

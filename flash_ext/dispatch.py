@@ -154,7 +154,7 @@ BACKENDS: tuple[Backend, ...] = (
         "mem_eff", "CUTLASS memory-efficient kernels (bias, fp32, any head dim)",
         frozenset({"cuda"}), FLOAT_DTYPES, max_head_dim=256, min_compute_capability=(8, 0),
         masks=frozenset({"bool", "additive"}), mask_grad=True, dropout=True, window=True,
-        varlen=True, unavailable=_cuda_unavailable("mem_eff"),
+        alibi=True, varlen=True, unavailable=_cuda_unavailable("mem_eff"),
     ),
     # flex runs these features as generated score_mod/mask_mod code (flash_ext/flex/sdpa.py).
     # Not automatic: flash and mem_eff are the fast paths for plain attention calls, and

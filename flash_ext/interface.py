@@ -25,6 +25,16 @@ def _dropout_seed(dropout_p: float, device: torch.device) -> Tensor | None:
     return torch.randint(0, 2**62, (2,), dtype=torch.int64, device=device)
 
 
+def _additive_bias(attn_mask: Tensor | None, dtype: torch.dtype) -> Tensor | None:
+    """attn_mask as the mem_eff kernels take it: an additive bias of the query's dtype, a bool
+    mask 0 where True and -inf where False."""
+    if attn_mask is None or attn_mask.dtype == dtype:
+        return attn_mask
+    if attn_mask.dtype == torch.bool:
+        return torch.zeros_like(attn_mask, dtype=dtype).masked_fill_(~attn_mask, float("-inf"))
+    return attn_mask.to(dtype)
+
+
 def _math_dropout_keep(dropout_p: float, shape: tuple[int, ...], device) -> Tensor | None:
     if dropout_p == 0:
         return None
@@ -63,10 +73,15 @@ class _Call:
         if name == "flex":
             return flex_sdpa.attention(self.q, self.k, self.v, self.attn_mask, self.window,
                                        self.bottom_right, scale, self.alibi_slopes, self.softcap)
-        return ops.attention_fwd(self.q, self.k, self.v, self.attn_mask, self.alibi_slopes,
-                                 _dropout_seed(self.dropout_p, self.q.device), self.dropout_p,
-                                 scale, self.window[0], self.window[1], self.bottom_right,
-                                 self.softcap, self.deterministic)
+        seed = _dropout_seed(self.dropout_p, self.q.device)
+        if name == "mem_eff":
+            return ops.mem_eff_fwd(self.q, self.k, self.v,
+                                   _additive_bias(self.attn_mask, self.q.dtype), None, None, 0, 0,
+                                   self.alibi_slopes, seed, self.dropout_p, scale,
+                                   self.window[0], self.window[1], self.bottom_right)
+        return ops.attention_fwd(self.q, self.k, self.v, self.attn_mask, self.alibi_slopes, seed,
+                                 self.dropout_p, scale, self.window[0], self.window[1],
+                                 self.bottom_right, self.softcap, self.deterministic)
 
 
 def _sdpa_call(query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa,
@@ -161,10 +176,14 @@ def _varlen(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, dro
                                     alibi_slopes=alibi_slopes, softcap=call.softcap,
                                     dropout_p=call.dropout_p, dropout_keep=keep,
                                     compute_dtype=None)
+    seed = _dropout_seed(call.dropout_p, q.device)
+    if name == "mem_eff":
+        return ops.mem_eff_fwd(q, k, v, None, cu_seqlens_q, cu_seqlens_k, max_seqlen_q,
+                               max_seqlen_k, alibi_slopes, seed, call.dropout_p, scale, left,
+                               right, bottom_right)
     return ops.attention_varlen_fwd(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q,
-                                    max_seqlen_k, alibi_slopes,
-                                    _dropout_seed(call.dropout_p, q.device), call.dropout_p,
-                                    scale, left, right, bottom_right, call.softcap, deterministic)
+                                    max_seqlen_k, alibi_slopes, seed, call.dropout_p, scale, left,
+                                    right, bottom_right, call.softcap, deterministic)
 
 
 def _check_varlen(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, dropout_p,

@@ -32,25 +32,31 @@ if CPU_ISA == "avx2" and torch.backends.cpu.get_cpu_capability() not in ("AVX2",
 # Fake implementations: output shapes, dtypes and strides as the real kernels give them.
 
 
+def _like_rows(t: Tensor) -> Tensor:
+    """empty_like(t), contiguous when t's last dim is strided (csrc/api empty_like_rows)."""
+    if t.stride(-1) == 1:
+        return torch.empty_like(t)
+    return torch.empty_like(t, memory_format=torch.contiguous_format)
+
+
+def _forward_outputs(q: Tensor, varlen: bool) -> tuple[Tensor, Tensor]:
+    """out like q, and lse (B, Hq, Sq) dense or (Hq, Tq) varlen, fp32."""
+    lse_shape = (q.shape[1], q.shape[0]) if varlen else (q.shape[0], q.shape[1], q.shape[2])
+    return _like_rows(q), q.new_empty(lse_shape, dtype=torch.float32)
+
+
 @torch.library.register_fake("flash_ext::attention_fwd")
-def _attention_fwd_fake(q, k, v, attn_mask, alibi_slopes, dropout_seed, dropout_p, scale,
-                        window_left, window_right, bottom_right, softcap, deterministic):
-    out = torch.empty_like(q if q.stride(-1) == 1 else q.contiguous())
-    lse = q.new_empty((q.shape[0], q.shape[1], q.shape[2]), dtype=torch.float32)
-    return out, lse
+def _attention_fwd_fake(q, k, v, *args):
+    return _forward_outputs(q, varlen=False)
 
 
 @torch.library.register_fake("flash_ext::attention_varlen_fwd")
-def _attention_varlen_fwd_fake(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k,
-                               alibi_slopes, dropout_seed, dropout_p, scale, window_left,
-                               window_right, bottom_right, softcap, deterministic):
-    out = torch.empty_like(q if q.stride(-1) == 1 else q.contiguous())
-    lse = q.new_empty((q.shape[1], q.shape[0]), dtype=torch.float32)
-    return out, lse
+def _attention_varlen_fwd_fake(q, k, v, *args):
+    return _forward_outputs(q, varlen=True)
 
 
 def _grads_like(q: Tensor, k: Tensor, v: Tensor) -> tuple[Tensor, Tensor, Tensor]:
-    return tuple(torch.empty_like(t if t.stride(-1) == 1 else t.contiguous()) for t in (q, k, v))
+    return _like_rows(q), _like_rows(k), _like_rows(v)
 
 
 @torch.library.register_fake("flash_ext::attention_bwd")
@@ -61,6 +67,29 @@ def _attention_bwd_fake(grad_out, q, k, v, out, lse, *args):
 @torch.library.register_fake("flash_ext::attention_varlen_bwd")
 def _attention_varlen_bwd_fake(grad_out, q, k, v, out, lse, *args):
     return _grads_like(q, k, v)
+
+
+@torch.library.register_fake("flash_ext::mem_eff_fwd")
+def _mem_eff_fwd_fake(q, k, v, attn_bias, cu_seqlens_q, *args):
+    return _forward_outputs(q, varlen=cu_seqlens_q is not None)
+
+
+def _mem_eff_row_alignment(dtype: torch.dtype) -> int:
+    """Elements per 16 bytes (mem_eff::row_alignment): the mem_eff kernels store rows in such
+    pieces."""
+    return 4 if dtype == torch.float32 else 8
+
+
+@torch.library.register_fake("flash_ext::mem_eff_bwd")
+def _mem_eff_bwd_fake(grad_out, q, k, v, out, lse, attn_bias, bias_requires_grad, *args):
+    if not bias_requires_grad:
+        return (*_grads_like(q, k, v), q.new_empty((0,)))
+    # (B, Hq, Sq, Sk) in rows padded to whole 16-byte pieces, as mem_eff_ops.cpp allocates it.
+    seqlen_k = k.shape[2]
+    align = _mem_eff_row_alignment(q.dtype)
+    padded = -(-seqlen_k // align) * align
+    grad_bias = q.new_empty((q.shape[0], q.shape[1], q.shape[2], padded))[..., :seqlen_k]
+    return (*_grads_like(q, k, v), grad_bias)
 
 
 @torch.library.register_fake("flash_ext::cpu_dropout_keep_mask")
@@ -115,7 +144,31 @@ def _backward_varlen(ctx, grad_out, grad_lse):
     return (dq, dk, dv) + (None,) * 13
 
 
+def _setup_mem_eff(ctx, inputs, output):
+    (q, k, v, attn_bias, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, alibi_slopes,
+     dropout_seed, dropout_p, scale, window_left, window_right, bottom_right) = inputs
+    out, lse = output
+    ctx.save_for_backward(q, k, v, out, lse, attn_bias, cu_seqlens_q, cu_seqlens_k,
+                          alibi_slopes, dropout_seed)
+    ctx.max_seqlens = (max_seqlen_q, max_seqlen_k)
+    ctx.options = (dropout_p, scale, window_left, window_right, bottom_right)
+    ctx.mark_non_differentiable(lse)
+
+
+def _backward_mem_eff(ctx, grad_out, grad_lse):
+    q, k, v, out, lse, attn_bias, cu_q, cu_k, alibi_slopes, dropout_seed = ctx.saved_tensors
+    bias_requires_grad = ctx.needs_input_grad[3]
+    dq, dk, dv, dbias = ops.mem_eff_bwd(grad_out, q, k, v, out, lse, attn_bias,
+                                        bias_requires_grad, cu_q, cu_k, *ctx.max_seqlens,
+                                        alibi_slopes, dropout_seed, *ctx.options)
+    # The kernels give the bias gradient of every (b, h, i, j); a broadcast bias sums it.
+    grad_bias = dbias.sum_to_size(attn_bias.shape) if bias_requires_grad else None
+    return (dq, dk, dv, grad_bias) + (None,) * 11
+
+
 torch.library.register_autograd("flash_ext::attention_fwd", _backward_dense,
                                 setup_context=_setup_dense)
 torch.library.register_autograd("flash_ext::attention_varlen_fwd", _backward_varlen,
                                 setup_context=_setup_varlen)
+torch.library.register_autograd("flash_ext::mem_eff_fwd", _backward_mem_eff,
+                                setup_context=_setup_mem_eff)

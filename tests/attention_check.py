@@ -4,6 +4,8 @@ float64 and ref_lowp the reference run in the input dtype."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import torch
 
 EPS = {torch.float32: 1e-5, torch.bfloat16: 1e-3, torch.float16: 1e-4}
@@ -28,11 +30,14 @@ def leaves(*tensors: torch.Tensor) -> list[torch.Tensor]:
     return [t.detach().clone().requires_grad_(True) for t in tensors]
 
 
-def check_against_reference(run, reference, inputs, grad: bool = True, lse: bool = True):
+def check_against_reference(run, reference, inputs, grad: bool = True, lse: bool = True,
+                            names: Sequence[str] = ("q", "k", "v")):
     """run(*inputs) -> (out, lse) of the backend; reference(*inputs, compute_dtype) -> the same.
 
     Compares out, lse and (with grad) the gradients of out . g for a random g, which it returns
-    (the backend's, one per input; None without grad).
+    (the backend's, one per input; None without grad). Every input gets its gradient checked
+    (an additive attn_mask passed as a fourth input, say); `names` name them in the messages,
+    inputs[i] where it runs out.
     """
     x = leaves(*inputs)
     out, out_lse = run(*x)
@@ -50,6 +55,7 @@ def check_against_reference(run, reference, inputs, grad: bool = True, lse: bool
     grads = torch.autograd.grad(out, x, g)
     grads64 = torch.autograd.grad(ref64, x64, g.to(torch.float64))
     grads_lowp = torch.autograd.grad(ref_lowp, xl, g)
-    for name, a, b, c in zip("qkv", grads, grads64, grads_lowp):
+    names = [*names, *(f"inputs[{i}]" for i in range(len(names), len(inputs)))]
+    for name, a, b, c in zip(names, grads, grads64, grads_lowp):
         assert_rule(f"d{name}", a, b, c)
     return grads

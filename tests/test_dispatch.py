@@ -65,14 +65,19 @@ def test_feature_reasons():
                          alibi_slopes=torch.ones(2), softcap=1.0, varlen=True)
     mem_eff = dict((b.name, b) for b in BACKENDS)["mem_eff"]
     reasons = " ".join(mem_eff.not_supported_reasons(call))
-    assert "alibi_slopes (not supported)" in reasons and "softcap (not supported)" in reasons
+    assert "softcap (not supported)" in reasons and "alibi_slopes" not in reasons
     assert select_backend(call) == "cpu"
+
+
+def cuda_backend(name: str, **built) -> Backend:
+    """A CUDA backend's entry as a CUDA build with its kernels describes it."""
+    backend = next(b for b in BACKENDS if b.name == name)
+    return dataclasses.replace(backend, unavailable=None, **built)
 
 
 def flash_backend(**built) -> Backend:
     """The flash entry as a CUDA build of the given kernels describes it."""
-    flash = next(b for b in BACKENDS if b.name == "flash")
-    return dataclasses.replace(flash, unavailable=None, **built)
+    return cuda_backend("flash", **built)
 
 
 def cuda_call(dtype=torch.float16, head_dim=64, **kwargs) -> AttentionCall:
@@ -121,3 +126,53 @@ def test_needs_grad_follows_grad_mode(monkeypatch):
 @pytest.mark.skipif(torch.cuda.is_available(), reason="checks the CPU-only build")
 def test_cpu_build_has_no_flash_kernels():
     assert FLASH_HDIMS == () and FLASH_DTYPES == frozenset()
+
+
+def test_mem_eff_capabilities():
+    mem_eff = cuda_backend("mem_eff")
+    for dtype in (torch.float32, torch.float16, torch.bfloat16):
+        assert mem_eff.not_supported_reasons(cuda_call(
+            dtype, 20, mask="additive", mask_requires_grad=True, dropout=True, window=True,
+            alibi=True, varlen=True, needs_grad=True)) == []
+    assert mem_eff.not_supported_reasons(cuda_call(torch.float32, softcap=True)) == [
+        "softcap (not supported)"]
+    assert mem_eff.not_supported_reasons(cuda_call(torch.float64, 320)) == [
+        "dtype float64 (supports bfloat16, float16, float32)", "head_dim 320 (supports <= 256)"]
+    old_gpu = AttentionCall("cuda", torch.float32, 64, compute_capability=(7, 5))
+    assert mem_eff.not_supported_reasons(old_gpu) == [
+        "GPU compute capability 7.5 (needs >= 8.0)"]
+
+
+@pytest.fixture
+def cuda_build(monkeypatch):
+    """Selection as on a CUDA build with every flash and mem_eff kernel."""
+    built = {"flash": cuda_backend("flash", built_head_dims=FLASH_KERNEL_HEAD_DIMS,
+                                   built_dtypes=HALF_DTYPES),
+             "mem_eff": cuda_backend("mem_eff")}
+    monkeypatch.setattr(flash_ext.dispatch, "BACKENDS",
+                        tuple(built.get(b.name, b) for b in BACKENDS))
+
+
+@pytest.mark.parametrize("call, selected", [
+    (cuda_call(), "flash"),
+    (cuda_call(torch.bfloat16, 256, dropout=True, window=True, alibi=True, softcap=True,
+               varlen=True, needs_grad=True), "flash"),
+    (cuda_call(torch.float32), "mem_eff"),  # flash takes fp16 and bf16 only
+    (cuda_call(mask="additive"), "mem_eff"),
+    (cuda_call(mask="bool"), "mem_eff"),
+    (cuda_call(torch.bfloat16, mask="additive", mask_requires_grad=True), "mem_eff"),
+    (cuda_call(head_dim=20), "mem_eff"),  # not a multiple of 8
+    (cuda_call(torch.float32, 100, alibi=True, window=True, dropout=True, varlen=True),
+     "mem_eff"),
+])
+def test_cuda_selection(cuda_build, call, selected):
+    assert select_backend(call) == selected
+
+
+def test_cuda_call_no_backend_takes(cuda_build):
+    """softcap with float32 or a mask: flash refuses the dtype or the mask, mem_eff softcap."""
+    for call in (cuda_call(torch.float32, softcap=True), cuda_call(mask="bool", softcap=True)):
+        with pytest.raises(NotImplementedError) as info:
+            select_backend(call)
+        assert "  mem_eff: softcap (not supported)\n" in str(info.value)
+    assert select_backend(cuda_call(torch.float32, softcap=True), "math") == "math"

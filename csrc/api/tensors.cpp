@@ -17,9 +17,13 @@ std::vector<int64_t> lse_shape(const at::Tensor& q, bool varlen) {
   return {q.size(0), q.size(1), q.size(2)};
 }
 
+at::Tensor empty_like_rows(const at::Tensor& t) {
+  return t.stride(-1) == 1 ? at::empty_like(t) : at::empty_like(t, at::MemoryFormat::Contiguous);
+}
+
 std::tuple<at::Tensor, at::Tensor> empty_forward_outputs(const at::Tensor& q, bool varlen) {
   at::Tensor lse = at::empty(lse_shape(q, varlen), q.options().dtype(at::kFloat));
-  return {at::empty_like(q), lse};
+  return {empty_like_rows(q), lse};
 }
 
 bool forward_without_kernel(at::Tensor& out, at::Tensor& lse, const at::Tensor& k) {
@@ -33,8 +37,7 @@ bool forward_without_kernel(at::Tensor& out, at::Tensor& lse, const at::Tensor& 
 std::tuple<at::Tensor, at::Tensor, at::Tensor> empty_grads(const at::Tensor& q,
                                                            const at::Tensor& k,
                                                            const at::Tensor& v) {
-  return {at::empty_like(last_dim_contiguous(q)), at::empty_like(last_dim_contiguous(k)),
-          at::empty_like(last_dim_contiguous(v))};
+  return {empty_like_rows(q), empty_like_rows(k), empty_like_rows(v)};
 }
 
 bool backward_without_kernel(at::Tensor& grad_q, at::Tensor& grad_k, at::Tensor& grad_v) {

@@ -16,17 +16,19 @@ at::Tensor last_dim_contiguous(const at::Tensor& t);
 // The shape of lse for q: (B, Hq, Sq) dense (rank 4), (Hq, Tq) varlen (rank 3).
 std::vector<int64_t> lse_shape(const at::Tensor& q, bool varlen);
 
-// The forward's out (like q, which has a contiguous last dim) and lse (fp32, contiguous,
-// lse_shape), uninitialized.
+// empty_like(t), or of t's contiguous copy when its last dim is strided (without copying t): the
+// layout of the outputs and gradients that flash_ext/ops.py's fake implementations give.
+at::Tensor empty_like_rows(const at::Tensor& t);
+
+// The forward's out (empty_like_rows(q)) and lse (fp32, contiguous, lse_shape), uninitialized.
 std::tuple<at::Tensor, at::Tensor> empty_forward_outputs(const at::Tensor& q, bool varlen);
 
 // Writes the result of a forward that needs no kernel and returns true: no query rows, or no
 // keys at all (out zeros, lse -inf). Returns false otherwise.
 bool forward_without_kernel(at::Tensor& out, at::Tensor& lse, const at::Tensor& k);
 
-// The backward's grad_q, grad_k, grad_v, uninitialized, laid out as flash_ext/ops.py's fake
-// implementation says (empty_like of the input, or of its contiguous copy when its last dim is
-// strided), so that eager and compiled strides agree.
+// The backward's grad_q, grad_k, grad_v, uninitialized, empty_like_rows of q, k, v: laid out as
+// flash_ext/ops.py's fake implementation says, so that eager and compiled strides agree.
 std::tuple<at::Tensor, at::Tensor, at::Tensor> empty_grads(const at::Tensor& q,
                                                            const at::Tensor& k,
                                                            const at::Tensor& v);

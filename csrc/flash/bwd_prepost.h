@@ -33,9 +33,12 @@ struct LseRows {
 
 constexpr int kPrepostThreads = 256;
 
-// One warp per row: 8 elements (16 bytes) per lane and step across the head dim.
-template <typename Element>
-__global__ void __launch_bounds__(kPrepostThreads) bwd_dsum_kernel(const BwdParams p) {
+// One warp per row: 16 bytes per lane and step across the head dim (a multiple of 16 bytes).
+// Params is flash's BwdParams or another backend's with the same dout/out/dsum members.
+template <typename Element, typename Params>
+__global__ void __launch_bounds__(kPrepostThreads) bwd_dsum_kernel(const Params p) {
+  constexpr int kVec = 16 / sizeof(Element);
+  using Vec = cutlass::Array<Element, kVec>;
   const LseRows rows(p);
   const int64_t index = (int64_t(blockIdx.x) * kPrepostThreads + threadIdx.x) / 32;
   const int lane = threadIdx.x % 32;
@@ -45,11 +48,11 @@ __global__ void __launch_bounds__(kPrepostThreads) bwd_dsum_kernel(const BwdPara
   const Element* out = static_cast<const Element*>(p.out) +
       rows.offset(index, p.o_batch_stride, p.o_head_stride, p.o_row_stride);
   float sum = 0.f;
-  for (int col = 8 * lane; col < p.head_dim; col += 8 * 32) {
-    cutlass::Array<Element, 8> a = *reinterpret_cast<const cutlass::Array<Element, 8>*>(dout + col);
-    cutlass::Array<Element, 8> b = *reinterpret_cast<const cutlass::Array<Element, 8>*>(out + col);
+  for (int col = kVec * lane; col < p.head_dim; col += kVec * 32) {
+    const Vec a = *reinterpret_cast<const Vec*>(dout + col);
+    const Vec b = *reinterpret_cast<const Vec*>(out + col);
     #pragma unroll
-    for (int i = 0; i < 8; ++i) sum += static_cast<float>(a[i]) * static_cast<float>(b[i]);
+    for (int i = 0; i < kVec; ++i) sum += static_cast<float>(a[i]) * static_cast<float>(b[i]);
   }
   #pragma unroll
   for (int offset = 16; offset > 0; offset /= 2) sum += __shfl_xor_sync(0xffffffff, sum, offset);

@@ -1,0 +1,179 @@
+// The mem_eff forward (after the CUTLASS memory-efficient attention, seed 001): one CTA computes
+// kBlockM query rows of one (batch, head) against the key blocks they can see. Per key block:
+// S = scale * Q K^T + bias (+ ALiBi, masks), the online softmax, P staged through shared
+// memory (the element type's MMA A operand, fp32 included), O += P V. The bias tile of the
+// block loads with K; the next K and bias load while the softmax and P V run.
+#pragma once
+
+#include <cmath>
+
+#include <cute/tensor.hpp>
+
+#include "../flash/dropout.h"
+#include "../flash/mask.h"
+#include "../flash/seqlen.h"
+#include "../flash/softmax.h"
+#include "config.h"
+#include "gemm.h"
+#include "params.h"
+#include "tiles.h"
+#include "traits.h"
+
+namespace mem_eff {
+
+using namespace cute;
+
+template <typename Traits>
+__global__ void __launch_bounds__(Traits::kNThreads)
+    fwd_kernel(__grid_constant__ const FwdParams params) {
+  using Element = typename Traits::Element;
+  constexpr int kBlockM = Traits::kBlockM;
+  constexpr int kBlockN = Traits::kBlockN;
+  constexpr int kHeadDim = Traits::kHeadDim;
+  constexpr int kNThreads = Traits::kNThreads;
+
+  extern __shared__ __align__(128) char smem[];
+  const int tidx = threadIdx.x;
+  const int lane = tidx % 32, quad_lane = lane % 4;
+  const int m_block = blockIdx.x, bidh = blockIdx.y, bidb = blockIdx.z;
+  const flash::SeqLen seq(params, bidb);
+  const int m0 = m_block * kBlockM;
+  if (m0 >= seq.seqlen_q) return;
+  const int m_end = min(m0 + kBlockM, seq.seqlen_q);
+
+  // Scores are scaled in registers (the bias adds to scaled scores), so ALiBi's coefficient is
+  // the slope itself and the softmax works in units of 1.
+  const float alibi_coef = params.alibi_slopes == nullptr
+      ? 0.f : -params.alibi_slopes[bidb * params.alibi_batch_stride + bidh];
+  const flash::Mask<false> mask(seq.seqlen_q, seq.seqlen_k, params.bottom_right,
+                                params.window_left, params.window_right, alibi_coef);
+  const int n_begin = mask.template n_block_begin<kBlockN>(m0);
+  const int n_end = mask.template n_block_end<kBlockN>(m_end);
+
+  const int warp_row0 = m0 + (tidx / 32) * 16 + lane / 4;
+  auto row_of = [&](int r) { return warp_row0 + (r % 2) * 8 + (r / 2) * kBlockM; };
+
+  Tensor sQ = make_tensor(make_smem_ptr(reinterpret_cast<Element*>(smem)),
+                          typename Traits::SmemLayoutQ{});  // (kBlockM, kHeadDim)
+  Tensor sK = make_tensor(sQ.data() + size(sQ), typename Traits::SmemLayoutKV{});  // (kBlockN, kHeadDim)
+  Tensor sV = make_tensor(sK.data() + size(sK), typename Traits::SmemLayoutKV{});
+  Tensor sVt = make_tensor(sV.data(), typename Traits::SmemLayoutVt{});  // (kHeadDim, kBlockN)
+  Tensor sBias = make_tensor(sV.data() + size(sV), typename Traits::SmemLayoutS{});  // (kBlockM, kBlockN)
+  Tensor sP = make_tensor(sBias.data() + size(sBias), typename Traits::SmemLayoutS{});
+
+  typename Traits::TiledMma tiled_mma;
+  Tensor acc_o = partition_fragment_C(tiled_mma, Shape<Int<kBlockM>, Int<kHeadDim>>{});  // (MMA, MMA_M, MMA_K)
+  Tensor acc_o_rc = make_tensor(acc_o.data(), flash::acc_rowcol_layout(acc_o.layout()));
+  constexpr int kRows = decltype(size<0>(acc_o_rc))::value;
+  float lse[kRows];
+  clear(acc_o);
+
+  if (n_end > n_begin) {
+    const int kv_head = bidh / (params.heads_q / params.heads_kv);
+    const Element* q_ptr = static_cast<const Element*>(params.q) +
+        seq.q_offset(params.q_batch_stride, params.q_head_stride, params.q_row_stride, bidb, bidh);
+    const Element* k_ptr = static_cast<const Element*>(params.k) +
+        seq.k_offset(params.k_batch_stride, params.k_head_stride, params.k_row_stride, bidb, kv_head);
+    const Element* v_ptr = static_cast<const Element*>(params.v) +
+        seq.k_offset(params.v_batch_stride, params.v_head_stride, params.v_row_stride, bidb, kv_head);
+    Tensor gQ = local_tile(make_tensor(make_gmem_ptr(q_ptr), make_shape(seq.seqlen_q, Int<kHeadDim>{}),
+                                       make_stride(params.q_row_stride, _1{})),
+                           Shape<Int<kBlockM>, Int<kHeadDim>>{}, make_coord(m_block, 0));
+    Tensor gK = local_tile(make_tensor(make_gmem_ptr(k_ptr), make_shape(seq.seqlen_k, Int<kHeadDim>{}),
+                                       make_stride(params.k_row_stride, _1{})),
+                           Shape<Int<kBlockN>, Int<kHeadDim>>{}, make_coord(_, 0));  // (kBlockN, kHeadDim, n)
+    Tensor gV = local_tile(make_tensor(make_gmem_ptr(v_ptr), make_shape(seq.seqlen_k, Int<kHeadDim>{}),
+                                       make_stride(params.v_row_stride, _1{})),
+                           Shape<Int<kBlockN>, Int<kHeadDim>>{}, make_coord(_, 0));
+    const bool has_bias = params.bias != nullptr;
+    const Element* bias_ptr = has_bias
+        ? static_cast<const Element*>(params.bias) + bias_offset(params, bidb, bidh, 0, 0) : nullptr;
+    Tensor gBias = local_tile(make_tensor(make_gmem_ptr(bias_ptr), make_shape(seq.seqlen_q, seq.seqlen_k),
+                                          make_stride(params.bias_row_stride, _1{})),
+                              Shape<Int<kBlockM>, Int<kBlockN>>{}, make_coord(m_block, _));  // (kBlockM, kBlockN, n)
+
+    auto load_k_bias = [&](int n_block) {
+      const int rows = seq.seqlen_k - n_block * kBlockN;
+      load_tile<kNThreads>(gK(_, _, n_block), sK, rows, params.head_dim, tidx);
+      if (has_bias) {
+        load_tile<kNThreads>(gBias(_, _, n_block), sBias, m_end - m0, rows, tidx);
+      }
+      cp_async_fence();
+    };
+    load_tile<kNThreads>(gQ, sQ, m_end - m0, params.head_dim, tidx);
+    load_k_bias(n_begin);
+
+    Tensor coords = acc_coords<kBlockM, kBlockN>(tiled_mma, tidx);  // (MMA, MMA_M, MMA_N) -> (row, col)
+    flash::OnlineSoftmax<kRows> softmax;
+    const flash::Dropout dropout = params.dropout_p > 0.f
+        ? flash::Dropout(params.dropout_seed, params.dropout_p, bidb * params.heads_q + bidh)
+        : flash::Dropout{};
+    const float scale = params.scale;
+
+    auto step = [&](int n_block, auto is_first) __attribute__((always_inline)) {
+      const int n0 = n_block * kBlockN;
+      Tensor acc_s = partition_fragment_C(tiled_mma, Shape<Int<kBlockM>, Int<kBlockN>>{});
+      clear(acc_s);
+      cp_async_wait<0>();
+      __syncthreads();  // K and bias of this block have landed; P V of the last one is done
+      load_tile<kNThreads>(gV(_, _, n_block), sV, seq.seqlen_k - n0, params.head_dim, tidx);
+      cp_async_fence();
+
+      gemm_smem<false, false>(tiled_mma, acc_s, sQ, sK, tidx);
+      if (has_bias) {
+        CUTE_UNROLL
+        for (int i = 0; i < size(acc_s); ++i) {
+          acc_s(i) = acc_s(i) * scale + static_cast<float>(sBias(get<0>(coords(i)), get<1>(coords(i))));
+        }
+      } else {
+        CUTE_UNROLL
+        for (int i = 0; i < size(acc_s); ++i) acc_s(i) *= scale;
+      }
+      const bool needs_mask = mask.template block_needs_mask<kBlockN>(n0, m0, m_end);
+      if (needs_mask || alibi_coef != 0.f) {
+        CUTE_UNROLL
+        for (int i = 0; i < size(acc_s); ++i) {
+          mask.apply_one(acc_s(i), m0 + get<0>(coords(i)), n0 + get<1>(coords(i)), needs_mask);
+        }
+      }
+
+      cp_async_wait<0>();
+      __syncthreads();  // V has landed; every thread is done with this K and bias
+      if (n_block + 1 < n_end) load_k_bias(n_block + 1);
+      Tensor s = make_tensor(acc_s.data(), flash::acc_rowcol_layout(acc_s.layout()));  // (rows, cols)
+      softmax.template update<decltype(is_first)::value>(s, acc_o_rc, float(M_LOG2E));
+      if (params.dropout_p > 0.f) dropout.apply(s, row_of, n0, quad_lane);
+      acc_to_smem(tiled_mma, acc_s, sP, tidx);
+      __syncthreads();  // P is complete
+      gemm_smem<false, true>(tiled_mma, acc_o, sP, sVt, tidx);
+    };
+    step(n_begin, std::true_type{});
+    for (int n_block = n_begin + 1; n_block < n_end; ++n_block) step(n_block, std::false_type{});
+
+    const float keep_scale = params.dropout_p > 0.f ? 1.f / (1.f - params.dropout_p) : 1.f;
+    softmax.finalize(acc_o_rc, 1.f, keep_scale, lse);
+  } else {
+    CUTE_UNROLL
+    for (int r = 0; r < kRows; ++r) lse[r] = -INFINITY;  // no visible key: out 0, lse -inf
+  }
+
+  float* lse_ptr = params.lse + seq.lse_offset(params, bidb, bidh);
+  if (quad_lane == 0) {
+    CUTE_UNROLL
+    for (int r = 0; r < kRows; ++r) {
+      if (row_of(r) < seq.seqlen_q) lse_ptr[row_of(r)] = lse[r];
+    }
+  }
+  __syncthreads();  // every thread is done with Q: O is staged there
+  Tensor sO = make_tensor(sQ.data(), typename Traits::SmemLayoutQ{});
+  acc_to_smem(tiled_mma, acc_o, sO, tidx);
+  __syncthreads();
+  Element* o_ptr = static_cast<Element*>(params.out) +
+      seq.q_offset(params.o_batch_stride, params.o_head_stride, params.o_row_stride, bidb, bidh);
+  Tensor gO = local_tile(make_tensor(make_gmem_ptr(o_ptr), make_shape(seq.seqlen_q, Int<kHeadDim>{}),
+                                     make_stride(params.o_row_stride, _1{})),
+                         Shape<Int<kBlockM>, Int<kHeadDim>>{}, make_coord(m_block, 0));
+  store_tile<kNThreads>(sO, gO, m_end - m0, params.head_dim, tidx);
+}
+
+}  // namespace mem_eff

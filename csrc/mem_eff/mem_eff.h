@@ -1,0 +1,39 @@
+// Host entry points of the mem_eff kernels (forward and backward). Torch-free;
+// csrc/api/cuda/mem_eff_ops.cpp calls them.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include "params.h"
+
+namespace mem_eff {
+
+// The head dims that have kernels; a call with head_dim D runs in the smallest one >= D.
+inline constexpr int kKernelHeadDims[] = {64, 128, 256};
+
+// The kernel head dim for D (1 <= D <= 256), or 0 when D is larger than every kernel's.
+int kernel_head_dim(int head_dim);
+
+// Elements per 16 bytes (8 for fp16/bf16, 4 for fp32): the kernels load rows in 16-byte pieces,
+// so head_dim, every stride but the last and every start must be multiples of it (the caller
+// pads or copies what is not).
+inline int row_alignment(bool is_float) { return is_float ? 4 : 8; }
+
+// Why the kernels cannot run `params` on a device with `max_smem` bytes of opt-in shared memory
+// per block (grid limits, shared memory), or nullptr when they can.
+const char* unsupported(const FwdParams& params, int max_smem);
+
+// Run on `stream`; the caller has validated `params` (and, for the backward, allocated dsum).
+// Return the launch status.
+cudaError_t run_fwd(FwdParams& params, cudaStream_t stream);
+cudaError_t run_bwd(BwdParams& params, cudaStream_t stream);
+
+// One compiled variant: Element is cutlass::half_t, cutlass::bfloat16_t or float. Defined in
+// fwd_launch.h / bwd_launch.h and instantiated once per (Element, kHeadDim) in the generated
+// files csrc/mem_eff/instantiations/{fwd,bwd}_hdim<D>_<fp16|bf16|fp32>.cu.
+template <typename Element, int kHeadDim>
+cudaError_t run_fwd_(FwdParams& params, cudaStream_t stream);
+template <typename Element, int kHeadDim>
+cudaError_t run_bwd_(BwdParams& params, cudaStream_t stream);
+
+}  // namespace mem_eff
