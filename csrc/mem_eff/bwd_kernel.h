@@ -35,7 +35,7 @@ __forceinline__ __device__ bool keeps(const flash::Dropout& dropout, int row, in
 }
 
 // What both kernels know of one (batch, query head): the sequence, the mask with its ALiBi,
-// and where the head's rows of q-like tensors, lse and the bias start.
+// and the dropout draws.
 struct HeadView {
   flash::SeqLen seq;
   flash::Mask<false> mask;
@@ -48,14 +48,6 @@ struct HeadView {
         dropout(p.dropout_p > 0.f ? flash::Dropout(p.dropout_seed, p.dropout_p, b * p.heads_q + h)
                                   : flash::Dropout{}) {}
 };
-
-// Row `row` of a (seqlen, kHeadDim) tensor view with the given strides at `base`.
-template <int kRows, int kHeadDim, typename Element>
-__forceinline__ __device__ auto rows_tile(Element* base, int64_t row_stride, int seqlen, int block) {
-  return local_tile(make_tensor(make_gmem_ptr(base), make_shape(seqlen, Int<kHeadDim>{}),
-                                make_stride(row_stride, _1{})),
-                    Shape<Int<kRows>, Int<kHeadDim>>{}, make_coord(block, 0));
-}
 
 // lse (+inf for rows without keys or past the end, so that P = exp(x - lse) = 0) and D of
 // query rows [m0, m0 + kBlockM) into shared memory.

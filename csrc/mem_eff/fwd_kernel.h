@@ -76,15 +76,9 @@ __global__ void __launch_bounds__(Traits::kNThreads)
         seq.k_offset(params.k_batch_stride, params.k_head_stride, params.k_row_stride, bidb, kv_head);
     const Element* v_ptr = static_cast<const Element*>(params.v) +
         seq.k_offset(params.v_batch_stride, params.v_head_stride, params.v_row_stride, bidb, kv_head);
-    Tensor gQ = local_tile(make_tensor(make_gmem_ptr(q_ptr), make_shape(seq.seqlen_q, Int<kHeadDim>{}),
-                                       make_stride(params.q_row_stride, _1{})),
-                           Shape<Int<kBlockM>, Int<kHeadDim>>{}, make_coord(m_block, 0));
-    Tensor gK = local_tile(make_tensor(make_gmem_ptr(k_ptr), make_shape(seq.seqlen_k, Int<kHeadDim>{}),
-                                       make_stride(params.k_row_stride, _1{})),
-                           Shape<Int<kBlockN>, Int<kHeadDim>>{}, make_coord(_, 0));  // (kBlockN, kHeadDim, n)
-    Tensor gV = local_tile(make_tensor(make_gmem_ptr(v_ptr), make_shape(seq.seqlen_k, Int<kHeadDim>{}),
-                                       make_stride(params.v_row_stride, _1{})),
-                           Shape<Int<kBlockN>, Int<kHeadDim>>{}, make_coord(_, 0));
+    Tensor gQ = rows_tile<kBlockM, kHeadDim>(q_ptr, params.q_row_stride, seq.seqlen_q, m_block);
+    Tensor gK = rows_tile<kBlockN, kHeadDim>(k_ptr, params.k_row_stride, seq.seqlen_k, _);  // (kBlockN, kHeadDim, n)
+    Tensor gV = rows_tile<kBlockN, kHeadDim>(v_ptr, params.v_row_stride, seq.seqlen_k, _);
     const bool has_bias = params.bias != nullptr;
     const Element* bias_ptr = has_bias
         ? static_cast<const Element*>(params.bias) + bias_offset(params, bidb, bidh, 0, 0) : nullptr;
@@ -170,9 +164,7 @@ __global__ void __launch_bounds__(Traits::kNThreads)
   __syncthreads();
   Element* o_ptr = static_cast<Element*>(params.out) +
       seq.q_offset(params.o_batch_stride, params.o_head_stride, params.o_row_stride, bidb, bidh);
-  Tensor gO = local_tile(make_tensor(make_gmem_ptr(o_ptr), make_shape(seq.seqlen_q, Int<kHeadDim>{}),
-                                     make_stride(params.o_row_stride, _1{})),
-                         Shape<Int<kBlockM>, Int<kHeadDim>>{}, make_coord(m_block, 0));
+  Tensor gO = rows_tile<kBlockM, kHeadDim>(o_ptr, params.o_row_stride, seq.seqlen_q, m_block);
   store_tile<kNThreads>(sO, gO, m_end - m0, params.head_dim, tidx);
 }
 

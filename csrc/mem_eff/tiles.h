@@ -20,6 +20,16 @@ __forceinline__ __device__ auto acc_coords(TiledMma const& tiled_mma, int tidx) 
       make_identity_tensor(Shape<Int<kM>, Int<kN>>{}));
 }
 
+// Block `block` (an index, or _ for all of them) of kRows rows of a (seqlen, kHeadDim) view at
+// `base` with the given row stride.
+template <int kRows, int kHeadDim, typename Element, typename Block>
+__forceinline__ __device__ auto rows_tile(Element* base, int64_t row_stride, int seqlen,
+                                          Block block) {
+  return local_tile(make_tensor(make_gmem_ptr(base), make_shape(seqlen, Int<kHeadDim>{}),
+                                make_stride(row_stride, _1{})),
+                    Shape<Int<kRows>, Int<kHeadDim>>{}, make_coord(block, 0));
+}
+
 // Loads rows [0, rows) x columns [0, cols) of the global (R, C) tile `g` into the shared tile
 // `s` with kThreads threads; the rest of `s` is zero-filled. cols is a multiple of the 16-byte
 // vector. Issues cp.async copies: the caller fences and waits.
