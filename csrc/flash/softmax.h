@@ -56,7 +56,10 @@ struct OnlineSoftmax {
     for (int r = 0; r < kRows; ++r) {
       const float sum = quad_allreduce(row_sum[r], SumOp{});
       const bool empty = sum == 0.f;  // a NaN input stays NaN
-      lse[r] = empty ? -INFINITY : row_max[r] * scale + __logf(sum);
+      // log in double: __logf (what fast math makes of logf) is off by up to 3 ulp, an error
+      // that every probability rebuilt from lse in the backward inherits.
+      lse[r] = empty ? -INFINITY
+                     : row_max[r] * scale + static_cast<float>(log(static_cast<double>(sum)));
       const float inv = empty ? 1.f : out_scale / sum;
       CUTE_UNROLL
       for (int c = 0; c < cute::size<1>(acc_o); ++c) acc_o(r, c) *= inv;

@@ -144,8 +144,8 @@ __global__ void __launch_bounds__(Traits::kNThreads)
       Tensor acc_dp = partition_fragment_C(tiled_mma, Shape<Int<kBlockM>, Int<kBlockN>>{});
       clear(acc_s);
       clear(acc_dp);
-      gemm_smem<false, false>(tiled_mma, acc_s, sQ, sK, tidx);
-      gemm_smem<false, false>(tiled_mma, acc_dp, sdO, sV, tidx);
+      gemm_smem<false, false, Traits::kUnrollK>(tiled_mma, acc_s, sQ, sK, tidx);
+      gemm_smem<false, false, Traits::kUnrollK>(tiled_mma, acc_dp, sdO, sV, tidx);
       const bool needs_mask = hv.mask.template block_needs_mask<kBlockN>(n0, m0, m_end);
       CUTE_UNROLL
       for (int i = 0; i < size(acc_s); ++i) {
@@ -163,7 +163,7 @@ __global__ void __launch_bounds__(Traits::kNThreads)
       }
       acc_to_smem(tiled_mma, acc_s, sdS, tidx);
       __syncthreads();  // dS is complete
-      gemm_smem_sum<false, true>(tiled_mma, acc_dq, sdS, sKt, tidx);
+      gemm_smem<false, true, Traits::kUnrollK>(tiled_mma, acc_dq, sdS, sKt, tidx);
     }
   }
 
@@ -261,8 +261,8 @@ __global__ void __launch_bounds__(Traits::kNThreads)
       Tensor acc_dpt = partition_fragment_C(tiled_mma, Shape<Int<kBlockN>, Int<kBlockM>>{});
       clear(acc_st);
       clear(acc_dpt);
-      gemm_smem<false, false>(tiled_mma, acc_st, sK, sQ, tidx);
-      gemm_smem<false, false>(tiled_mma, acc_dpt, sV, sdO, tidx);
+      gemm_smem<false, false, Traits::kUnrollK>(tiled_mma, acc_st, sK, sQ, tidx);
+      gemm_smem<false, false, Traits::kUnrollK>(tiled_mma, acc_dpt, sV, sdO, tidx);
       const bool needs_mask = hv.mask.template block_needs_mask<kBlockN>(n0, m0, m_end);
       CUTE_UNROLL
       for (int i = 0; i < size(acc_st); ++i) {
@@ -283,8 +283,8 @@ __global__ void __launch_bounds__(Traits::kNThreads)
       acc_to_smem(tiled_mma, acc_st, sPt, tidx);
       acc_to_smem(tiled_mma, acc_dpt, sdSt, tidx);
       __syncthreads();  // P^T and dS^T are complete
-      gemm_smem_sum<false, true>(tiled_mma, acc_dv, sPt, sdOt, tidx);
-      gemm_smem_sum<false, true>(tiled_mma, acc_dk, sdSt, sQt, tidx);
+      gemm_smem<false, true, Traits::kUnrollK>(tiled_mma, acc_dv, sPt, sdOt, tidx);
+      gemm_smem<false, true, Traits::kUnrollK>(tiled_mma, acc_dk, sdSt, sQt, tidx);
     }
   }
 

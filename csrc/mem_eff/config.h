@@ -22,6 +22,8 @@ struct FwdTraits : ElementTraits<Element_> {
   static constexpr int kBlockN = kBlockN_;
   static constexpr int kNWarps = kBlockM / 16;  // warps split the rows (the softmax's quads)
   static constexpr int kNThreads = 32 * kNWarps;
+  // fp32 GEMMs' k loops unrolled (gemm.h's kUnrollK): fewest spills at D = 256 only.
+  static constexpr bool kUnrollK = kHeadDim >= 256;
   using TiledMma = typename Base::template TiledMma<kNWarps, 1>;
   using SmemLayoutQ = typename Base::template SmemLayout<kBlockM, kHeadDim>;
   using SmemLayoutKV = typename Base::template SmemLayout<kBlockN, kHeadDim>;
@@ -39,6 +41,7 @@ struct BwdTraits : ElementTraits<Element_> {
   static constexpr int kBlockM = kBlockM_;  // query rows of a tile
   static constexpr int kBlockN = kBlockN_;  // keys of a tile
   static constexpr int kNThreads = 32 * kWarpsM * kWarpsN;
+  static constexpr bool kUnrollK = kHeadDim >= 256;  // as FwdTraits'
   using TiledMma = typename Base::template TiledMma<kWarpsM, kWarpsN>;
   using SmemLayoutQ = typename Base::template SmemLayout<kBlockM, kHeadDim>;    // Q, dO
   using SmemLayoutQt = typename Base::template SmemLayoutT<kBlockM, kHeadDim>;  // (kHeadDim, kBlockM)
@@ -52,10 +55,11 @@ struct BwdTraits : ElementTraits<Element_> {
       2 * kBlockM * sizeof(float);
 };
 
-// 64 query rows (4 warps) against 64 keys; 32 keys for fp32 at head dim 256 (shared memory).
+// 64 query rows (4 warps) against 64 keys; fp32 takes 32 keys at head dims 128 (80 KB of
+// shared memory instead of 128: two CTAs per SM) and 256 (to fit).
 template <typename Element, int kHeadDim>
 using FwdConfig =
-    FwdTraits<Element, kHeadDim, 64, std::is_same_v<Element, float> && kHeadDim == 256 ? 32 : 64>;
+    FwdTraits<Element, kHeadDim, 64, std::is_same_v<Element, float> && kHeadDim >= 128 ? 32 : 64>;
 
 // Tiles (query rows, keys, warps along M and N) of the two kernels. The dQ kernel's
 // accumulator is (rows, head dim), the dK/dV kernel's two are (keys, head dim); fp32 tiles are

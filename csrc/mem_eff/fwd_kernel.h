@@ -113,7 +113,7 @@ __global__ void __launch_bounds__(Traits::kNThreads)
       load_tile<kNThreads>(gV(_, _, n_block), sV, seq.seqlen_k - n0, params.head_dim, tidx);
       cp_async_fence();
 
-      gemm_smem<false, false>(tiled_mma, acc_s, sQ, sK, tidx);
+      gemm_smem<false, false, Traits::kUnrollK>(tiled_mma, acc_s, sQ, sK, tidx);
       if (has_bias) {
         CUTE_UNROLL
         for (int i = 0; i < size(acc_s); ++i) {
@@ -139,7 +139,7 @@ __global__ void __launch_bounds__(Traits::kNThreads)
       if (params.dropout_p > 0.f) dropout.apply(s, row_of, n0, quad_lane);
       acc_to_smem(tiled_mma, acc_s, sP, tidx);
       __syncthreads();  // P is complete
-      gemm_smem<false, true>(tiled_mma, acc_o, sP, sVt, tidx);
+      gemm_smem<false, true, Traits::kUnrollK>(tiled_mma, acc_o, sP, sVt, tidx);
     };
     step(n_begin, std::true_type{});
     for (int n_block = n_begin + 1; n_block < n_end; ++n_block) step(n_block, std::false_type{});

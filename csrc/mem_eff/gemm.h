@@ -3,7 +3,11 @@
 // the view is a transpose (its K mode is not the contiguous one), which fp16/bf16 read with
 // ldmatrix.trans. fp32 operands are read element by element and split into a TF32 high part and
 // a TF32 remainder; a*b ~ hi(a)hi(b) + hi(a)lo(b) + lo(a)hi(b) keeps close to fp32 accuracy on
-// the tensor cores (CUTLASS's "3xTF32").
+// the tensor cores (CUTLASS's "3xTF32"). The tensor cores round toward zero as they accumulate:
+// fed the running sum, every MMA would pull it toward zero by up to an ulp, an error that grows
+// with the length of the sum (dk over 1k query rows, O over 16k keys). So each k-step's three
+// products go to a fresh fragment, per 16 x 8 tile, and reach the sum through one FADD, which
+// rounds to nearest.
 #pragma once
 
 #include <cute/tensor.hpp>
@@ -18,21 +22,24 @@ using namespace cute;
 template <bool kTrans>
 using LdsmAtom = std::conditional_t<kTrans, SM75_U16x8_LDSM_T, SM75_U32x4_LDSM_N>;
 
-// Splits fp32 values into TF32 high parts and TF32 remainders.
+// Splits fp32 values into TF32 high parts and TF32 remainders. The tensor cores read the top 19
+// bits of a TF32 operand register; the remainder gets half of its dropped part added first, so
+// that this read rounds it to nearest.
 template <typename Src, typename Hi, typename Lo>
 __forceinline__ __device__ void split_tf32(Src const& src, Hi& hi, Lo& lo) {
   CUTE_UNROLL
   for (int i = 0; i < size(src); ++i) {
     const float x = src(i);
-    // Rounded to nearest (TF32 keeps 10 mantissa bits), so that the remainders, and the
-    // lo * lo terms left out, average to zero instead of adding up along the sums.
+    // Rounded to nearest too, so that the remainders, and the lo * lo terms left out, average
+    // to zero instead of adding up along the sums.
     const uint32_t big = (__float_as_uint(x) + 0x1000u) & 0xffffe000u;
     hi(i) = cutlass::tfloat32_t::bitcast(big);
-    lo(i) = cutlass::tfloat32_t(x - __uint_as_float(big));
+    lo(i) = cutlass::tfloat32_t::bitcast(__float_as_uint(x - __uint_as_float(big)) + 0x1000u);
   }
 }
 
-template <bool kTransA, bool kTransB, typename TiledMma, typename Acc, typename SA, typename SB>
+template <bool kTransA, bool kTransB, bool kUnrollK = false, typename TiledMma, typename Acc,
+          typename SA, typename SB>
 __forceinline__ __device__ void gemm_smem(TiledMma const& tiled_mma, Acc& acc, SA const& sA,
                                           SB const& sB, int tidx) {
   using Element = typename SA::value_type;
@@ -40,21 +47,40 @@ __forceinline__ __device__ void gemm_smem(TiledMma const& tiled_mma, Acc& acc, S
   if constexpr (std::is_same_v<Element, float>) {
     Tensor tCsA = thr_mma.partition_A(sA);  // (MMA, MMA_M, MMA_K)
     Tensor tCsB = thr_mma.partition_B(sB);  // (MMA, MMA_N, MMA_K)
-    Tensor rA = make_tensor<float>(shape(tCsA(_, _, 0)));
-    Tensor rB = make_tensor<float>(shape(tCsB(_, _, 0)));
-    Tensor hiA = make_tensor<cutlass::tfloat32_t>(shape(rA));
-    Tensor loA = make_tensor<cutlass::tfloat32_t>(shape(rA));
-    Tensor hiB = make_tensor<cutlass::tfloat32_t>(shape(rB));
-    Tensor loB = make_tensor<cutlass::tfloat32_t>(shape(rB));
-    CUTE_UNROLL
-    for (int k = 0; k < size<2>(tCsA); ++k) {
-      copy(tCsA(_, _, k), rA);
-      copy(tCsB(_, _, k), rB);
-      split_tf32(rA, hiA, loA);
-      split_tf32(rB, hiB, loB);
-      cute::gemm(tiled_mma, loA, hiB, acc);  // the small terms first
-      cute::gemm(tiled_mma, hiA, loB, acc);
-      cute::gemm(tiled_mma, hiA, hiB, acc);
+    Tensor hiA = make_tensor<cutlass::tfloat32_t>(shape(tCsA(_, _, 0)));
+    Tensor loA = make_tensor<cutlass::tfloat32_t>(shape(hiA));
+    // B is split one 8-column slice at a time: the whole of it (V^T at D = 256) would not fit
+    // in registers next to the accumulator.
+    Tensor hiB = make_tensor<cutlass::tfloat32_t>(shape(tCsB(_, 0, 0)));
+    Tensor loB = make_tensor<cutlass::tfloat32_t>(shape(hiB));
+    auto step = [&](int k) __attribute__((always_inline)) {
+      split_tf32(tCsA(_, _, k), hiA, loA);
+      CUTE_UNROLL
+      for (int n = 0; n < size<2>(acc); ++n) {
+        split_tf32(tCsB(_, n, k), hiB, loB);
+        CUTE_UNROLL
+        for (int m = 0; m < size<1>(acc); ++m) {
+          Tensor part = make_fragment_like(acc(_, m, n));
+          clear(part);
+          cute::gemm(tiled_mma, loA(_, m), hiB, part);  // the small terms first
+          cute::gemm(tiled_mma, hiA(_, m), loB, part);
+          cute::gemm(tiled_mma, hiA(_, m), hiB, part);
+          CUTE_UNROLL
+          for (int i = 0; i < size(part); ++i) acc(i, m, n) += part(i);
+        }
+      }
+    };
+    // Whether to unroll the k loop is the caller's (kUnrollK): unrolled, the compiler hoists
+    // the shared memory loads of later steps ahead, which spills in some kernels (the forward
+    // at D = 128) and saves registers in others (at D = 256 rolled loops keep an address per
+    // column slice live).
+    constexpr int kSteps = decltype(size<2>(tCsA))::value;
+    if constexpr (kUnrollK) {
+      CUTE_UNROLL
+      for (int k = 0; k < kSteps; ++k) step(k);
+    } else {
+      CUTE_NO_UNROLL
+      for (int k = 0; k < kSteps; ++k) step(k);
     }
   } else {
     Tensor tCrA = make_tensor<Element>(partition_shape_A(tiled_mma, shape(sA)));  // (MMA, MMA_M, MMA_K)
@@ -77,23 +103,6 @@ __forceinline__ __device__ void gemm_smem(TiledMma const& tiled_mma, Acc& acc, S
       }
       cute::gemm(tiled_mma, tCrA(_, _, k), tCrB(_, _, k), acc);
     }
-  }
-}
-
-// gemm_smem adding into an accumulator that sums many such products (over key or query
-// blocks). fp32: the tensor cores truncate as they accumulate, which adds up along long sums;
-// each product goes to a fresh fragment and is added with a rounding FADD instead.
-template <bool kTransA, bool kTransB, typename TiledMma, typename Acc, typename SA, typename SB>
-__forceinline__ __device__ void gemm_smem_sum(TiledMma const& tiled_mma, Acc& acc, SA const& sA,
-                                              SB const& sB, int tidx) {
-  if constexpr (std::is_same_v<typename SA::value_type, float>) {
-    Tensor part = make_fragment_like(acc);
-    clear(part);
-    gemm_smem<kTransA, kTransB>(tiled_mma, part, sA, sB, tidx);
-    CUTE_UNROLL
-    for (int i = 0; i < size(acc); ++i) acc(i) += part(i);
-  } else {
-    gemm_smem<kTransA, kTransB>(tiled_mma, acc, sA, sB, tidx);
   }
 }
 
