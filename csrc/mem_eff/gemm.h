@@ -70,10 +70,9 @@ __forceinline__ __device__ void gemm_smem(TiledMma const& tiled_mma, Acc& acc, S
         }
       }
     };
-    // Whether to unroll the k loop is the caller's (kUnrollK): unrolled, the compiler hoists
-    // the shared memory loads of later steps ahead, which spills in some kernels (the forward
-    // at D = 128) and saves registers in others (at D = 256 rolled loops keep an address per
-    // column slice live).
+    // Whether to unroll the k loop is the caller's (kUnrollK, config.h's kUnrollFp32K):
+    // unrolled, the compiler hoists the shared memory loads of later steps ahead, which spills
+    // in some kernels and pays off in others.
     constexpr int kSteps = decltype(size<2>(tCsA))::value;
     if constexpr (kUnrollK) {
       CUTE_UNROLL
