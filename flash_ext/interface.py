@@ -78,7 +78,8 @@ class _Call:
             return ops.mem_eff_fwd(self.q, self.k, self.v,
                                    _additive_bias(self.attn_mask, self.q.dtype), None, None, 0, 0,
                                    self.alibi_slopes, seed, self.dropout_p, scale,
-                                   self.window[0], self.window[1], self.bottom_right)
+                                   self.window[0], self.window[1], self.bottom_right,
+                                   self.deterministic)
         return ops.attention_fwd(self.q, self.k, self.v, self.attn_mask, self.alibi_slopes, seed,
                                  self.dropout_p, scale, self.window[0], self.window[1],
                                  self.bottom_right, self.softcap, self.deterministic)
@@ -180,7 +181,7 @@ def _varlen(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, dro
     if name == "mem_eff":
         return ops.mem_eff_fwd(q, k, v, None, cu_seqlens_q, cu_seqlens_k, max_seqlen_q,
                                max_seqlen_k, alibi_slopes, seed, call.dropout_p, scale, left,
-                               right, bottom_right)
+                               right, bottom_right, deterministic)
     return ops.attention_varlen_fwd(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q,
                                     max_seqlen_k, alibi_slopes, seed, call.dropout_p, scale, left,
                                     right, bottom_right, call.softcap, deterministic)

@@ -146,12 +146,13 @@ def _backward_varlen(ctx, grad_out, grad_lse):
 
 def _setup_mem_eff(ctx, inputs, output):
     (q, k, v, attn_bias, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, alibi_slopes,
-     dropout_seed, dropout_p, scale, window_left, window_right, bottom_right) = inputs
+     dropout_seed, dropout_p, scale, window_left, window_right, bottom_right,
+     deterministic) = inputs
     out, lse = output
     ctx.save_for_backward(q, k, v, out, lse, attn_bias, cu_seqlens_q, cu_seqlens_k,
                           alibi_slopes, dropout_seed)
     ctx.max_seqlens = (max_seqlen_q, max_seqlen_k)
-    ctx.options = (dropout_p, scale, window_left, window_right, bottom_right)
+    ctx.options = (dropout_p, scale, window_left, window_right, bottom_right, deterministic)
     ctx.mark_non_differentiable(lse)
 
 
@@ -163,7 +164,7 @@ def _backward_mem_eff(ctx, grad_out, grad_lse):
                                         alibi_slopes, dropout_seed, *ctx.options)
     # The kernels give the bias gradient of every (b, h, i, j); a broadcast bias sums it.
     grad_bias = dbias.sum_to_size(attn_bias.shape) if bias_requires_grad else None
-    return (dq, dk, dv, grad_bias) + (None,) * 11
+    return (dq, dk, dv, grad_bias) + (None,) * 12
 
 
 torch.library.register_autograd("flash_ext::attention_fwd", _backward_dense,

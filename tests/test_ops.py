@@ -139,8 +139,8 @@ def test_lse_is_not_differentiable():
 
 
 def _mem_eff_fwd_cpu(q, k, v, attn_bias, cu_q, cu_k, max_seqlen_q, max_seqlen_k, slopes, seed,
-                     dropout_p, scale, left, right, bottom_right):
-    options = (slopes, seed, dropout_p, scale, left, right, bottom_right, 0.0, False)
+                     dropout_p, scale, left, right, bottom_right, deterministic):
+    options = (slopes, seed, dropout_p, scale, left, right, bottom_right, 0.0, deterministic)
     if cu_q is None:
         return ops.attention_fwd(q, k, v, attn_bias, *options)
     return ops.attention_varlen_fwd(q, k, v, cu_q, cu_k, max_seqlen_q, max_seqlen_k, *options)
@@ -148,8 +148,8 @@ def _mem_eff_fwd_cpu(q, k, v, attn_bias, cu_q, cu_k, max_seqlen_q, max_seqlen_k,
 
 def _mem_eff_bwd_cpu(grad_out, q, k, v, out, lse, attn_bias, bias_requires_grad, cu_q, cu_k,
                      max_seqlen_q, max_seqlen_k, slopes, seed, dropout_p, scale, left, right,
-                     bottom_right):
-    options = (slopes, seed, dropout_p, scale, left, right, bottom_right, 0.0, False)
+                     bottom_right, deterministic):
+    options = (slopes, seed, dropout_p, scale, left, right, bottom_right, 0.0, deterministic)
     if cu_q is None:
         dq, dk, dv = ops.attention_bwd(grad_out, q, k, v, out, lse, attn_bias, *options)
     else:
@@ -207,7 +207,7 @@ def mem_eff_args(dtype, bias_shape=(4, 1, 12)):
     window and the bottom-right diagonal."""
     q, k, v = dense_args(dtype, mask=False)[:3]
     bias = torch.randn(bias_shape, dtype=dtype, requires_grad=True) if bias_shape else None
-    return (q, k, v, bias, None, None, 0, 0, torch.rand(4), None, 0.0, 0.25, 5, 0, True)
+    return (q, k, v, bias, None, None, 0, 0, torch.rand(4), None, 0.0, 0.25, 5, 0, True, False)
 
 
 @pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
@@ -225,7 +225,7 @@ def test_opcheck_mem_eff(mem_eff_on_cpu, dtype, bias_shape):
 
 def test_opcheck_mem_eff_varlen(mem_eff_on_cpu):
     q, k, v, cu = varlen_args()[:4]
-    args = (q, k, v, None, cu, cu, 7, 7, torch.rand(4), None, 0.0, 0.25, -1, 0, False)
+    args = (q, k, v, None, cu, cu, 7, 7, torch.rand(4), None, 0.0, 0.25, -1, 0, False, True)
     torch.library.opcheck(ops.mem_eff_fwd, args)
     out, lse = ops.mem_eff_fwd(*args)
     assert lse.shape == (4, 11)
@@ -287,7 +287,7 @@ def test_mem_eff_varlen_routing(mem_eff_on_cpu):
         flash_ext.flash_attn_varlen_func(q, k, v, cu, cu, 7, 7, causal=True)
     assert [name for name, _ in recorded.calls] == ["mem_eff_fwd.default"] * 2
     assert recorded.calls[1][1][3:6] == (None, cu, cu)
-    assert recorded.calls[1][1][12:] == (-1, 0, True)  # causal, bottom-right
+    assert recorded.calls[1][1][12:] == (-1, 0, True, False)  # causal, bottom-right
     with pytest.raises(NotImplementedError, match=r"cannot run this call: softcap \(not supp"):
         flash_ext.attention_varlen(q.detach(), k, v, cu, cu, 7, 7, enable_gqa=True, softcap=5.0,
                                    backend="mem_eff")

@@ -30,27 +30,6 @@ namespace flash {
 
 using namespace cute;
 
-// Adds a thread's dq tile (its accumulator and `dst`, the same partition of kBlockM x kHeadDim
-// fp32 rows in global memory) with one 8-byte atomic per pair of adjacent columns; rows at or
-// past `rows` are skipped when kCheckRows. dst's static layout makes every address the thread's
-// base plus an immediate.
-template <bool kCheckRows, typename Acc, typename Dst, typename Coords>
-__device__ __forceinline__ void atomic_add_dq(Acc const& acc, Dst& dst, Coords const& coords,
-                                              int rows) {
-  static_assert(decltype(size<0, 0>(acc))::value == 2);  // (column pair, row halves)
-  CUTE_UNROLL
-  for (int j = 0; j < size(acc); j += 2) {
-    if (kCheckRows && get<0>(coords(j)) >= rows) continue;
-    float* ptr = &dst(j);
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    atomicAdd(reinterpret_cast<float2*>(ptr), make_float2(acc(j), acc(j + 1)));
-#else
-    atomicAdd(ptr, acc(j));
-    atomicAdd(ptr + 1, acc(j + 1));
-#endif
-  }
-}
-
 // One key block: dK and dV of keys [n_block * kBlockN, + kBlockN) of (bidb, kv_head), and its
 // share of dQ.
 template <typename Traits, bool kCausal, bool kDropout>

@@ -1,11 +1,13 @@
 // The backward's two elementwise passes around its main kernel, over the rows of lse (B, Hq, Sq
 // dense; Hq, Tq varlen, where the row stride walks the packed sequences and batch is 1):
 // rowsum(dO * O) before it (the D_i of dS = P * (dP - D)), and the fp32 dq accumulators to dq
-// after it (sum of the slices in a fixed order, times the softmax scale).
+// after it (sum of the slices in a fixed order, times the softmax scale); and the main
+// kernel's atomic adds into those accumulators. Shared with the mem_eff backward.
 #pragma once
 
 #include <cstdint>
 
+#include <cute/tensor.hpp>
 #include <cutlass/array.h>
 #include <cutlass/numeric_conversion.h>
 
@@ -30,6 +32,27 @@ struct LseRows {
     return (bh / heads) * batch_stride + (bh % heads) * head_stride + row * row_stride;
   }
 };
+
+// Adds a thread's dq tile (its accumulator and `dst`, the same partition of kBlockM x kHeadDim
+// fp32 rows in global memory) with one 8-byte atomic per pair of adjacent columns; rows at or
+// past `rows` are skipped when kCheckRows. dst's static layout makes every address the thread's
+// base plus an immediate.
+template <bool kCheckRows, typename Acc, typename Dst, typename Coords>
+__device__ __forceinline__ void atomic_add_dq(Acc const& acc, Dst& dst, Coords const& coords,
+                                              int rows) {
+  static_assert(decltype(cute::size<0, 0>(acc))::value == 2);  // (column pair, row halves)
+  CUTE_UNROLL
+  for (int j = 0; j < cute::size(acc); j += 2) {
+    if (kCheckRows && cute::get<0>(coords(j)) >= rows) continue;
+    float* ptr = &dst(j);
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    atomicAdd(reinterpret_cast<float2*>(ptr), make_float2(acc(j), acc(j + 1)));
+#else
+    atomicAdd(ptr, acc(j));
+    atomicAdd(ptr + 1, acc(j + 1));
+#endif
+  }
+}
 
 constexpr int kPrepostThreads = 256;
 
@@ -80,9 +103,14 @@ __global__ void __launch_bounds__(kPrepostThreads) bwd_convert_dq_kernel(const B
   #pragma unroll
   for (int i = 0; i < 8; ++i) sum[i] *= p.scale;
   cutlass::NumericArrayConverter<Element, float, 8> convert;
+  const cutlass::Array<Element, 8> converted = convert(sum);
   Element* dq = static_cast<Element*>(p.dq) +
       rows.offset(index, p.dq_batch_stride, p.dq_head_stride, p.dq_row_stride) + col;
-  *reinterpret_cast<cutlass::Array<Element, 8>*>(dq) = convert(sum);
+  if (col + 8 <= p.head_dim) {
+    *reinterpret_cast<cutlass::Array<Element, 8>*>(dq) = converted;
+  } else {  // mem_eff's fp32 head dims are multiples of 4 only
+    for (int i = 0; col + i < p.head_dim; ++i) dq[i] = converted[i];
+  }
 }
 
 }  // namespace flash

@@ -27,7 +27,7 @@ struct TypeTag {
 // fn(TypeTag<Element>, integral_constant<int, kHeadDim>) for the call's variant; `fallback`
 // when it has none (head_dim > 256).
 template <typename Fn, typename R>
-R with_variant(const FwdParams& p, R fallback, Fn fn) {
+R with_variant(const flash::FwdParams& p, bool is_float, R fallback, Fn fn) {
   auto by_dim = [&](auto tag) {
     switch (kernel_head_dim(p.head_dim)) {
       case 64: return fn(tag, std::integral_constant<int, 64>{});
@@ -36,20 +36,20 @@ R with_variant(const FwdParams& p, R fallback, Fn fn) {
       default: return fallback;
     }
   };
-  if (p.is_float) return by_dim(TypeTag<float>{});
+  if (is_float) return by_dim(TypeTag<float>{});
   if (p.is_bf16) return by_dim(TypeTag<cutlass::bfloat16_t>{});
   return by_dim(TypeTag<cutlass::half_t>{});
 }
 
 }  // namespace
 
-const char* unsupported(const FwdParams& p, int max_smem) {
+const char* unsupported(const flash::FwdParams& p, bool is_float, int max_smem) {
   if (kernel_head_dim(p.head_dim) == 0) return "head_dim over 256";
-  if (p.head_dim % row_alignment(p.is_float) != 0) {
+  if (p.head_dim % row_alignment(is_float) != 0) {
     return "head_dim not a multiple of 16 bytes (the caller pads it)";
   }
   if (p.heads_q > 65535 || p.batch > 65535) return "more than 65535 heads or batches";
-  const int smem = with_variant(p, 0, [](auto tag, auto dim) {
+  const int smem = with_variant(p, is_float, 0, [](auto tag, auto dim) {
     return smem_size<typename decltype(tag)::type, decltype(dim)::value>();
   });
   if (smem > max_smem) return "its tiles need more shared memory per block than the device has";
@@ -58,14 +58,14 @@ const char* unsupported(const FwdParams& p, int max_smem) {
 
 cudaError_t run_fwd(FwdParams& p, cudaStream_t stream) {
   flash::drop_unbounded_windows(p);
-  return with_variant(p, cudaErrorInvalidValue, [&](auto tag, auto dim) {
+  return with_variant(p, p.is_float, cudaErrorInvalidValue, [&](auto tag, auto dim) {
     return run_fwd_<typename decltype(tag)::type, decltype(dim)::value>(p, stream);
   });
 }
 
 cudaError_t run_bwd(BwdParams& p, cudaStream_t stream) {
   flash::drop_unbounded_windows(p);
-  return with_variant(p, cudaErrorInvalidValue, [&](auto tag, auto dim) {
+  return with_variant(p, p.is_float, cudaErrorInvalidValue, [&](auto tag, auto dim) {
     return run_bwd_<typename decltype(tag)::type, decltype(dim)::value>(p, stream);
   });
 }

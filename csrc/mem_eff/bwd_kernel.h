@@ -1,19 +1,21 @@
-// The mem_eff backward, in two kernels that each own what they write, so no atomics: the
-// gradients are bitwise reproducible and the bias gradient is written once per element.
-//  - dq_kernel: a CTA owns kBlockM query rows of one head and walks their key blocks:
-//    S = scale Q K^T + bias, P = exp(S - lse), dP = dO V^T, dS = P (dP - D), dQ += dS K, and
-//    dS is the bias gradient.
+// The mem_eff backward. D = rowsum(dO * O) comes first (flash's bwd_dsum_kernel), then:
 //  - dkdv_kernel: a CTA owns kBlockN keys of one KV head and walks the query blocks of every
-//    query head in its group, in transposed form: S^T = K Q^T, dP^T = V dO^T,
-//    dV += P^T dO, dK += dS^T Q.
-// D = rowsum(dO * O) comes first (flash's bwd_dsum_kernel). P and dS are staged through shared
-// memory as the next GEMM's A operand, as in the forward.
+//    query head in its group, in transposed form: S^T = K Q^T + bias^T, P^T = exp(S^T - lse),
+//    dP^T = V dO^T, dS^T = P^T (dP^T - D), dV += P^T dO, dK += dS^T Q. With kDq it also adds
+//    its share of dQ, dS K, to fp32 accumulators in global memory (atomics; flash's convert
+//    kernel turns them into dq) and writes the bias gradient dS: five GEMMs per tile.
+//  - Deterministic calls instead get every gradient in a fixed order, no atomics, from two
+//    kernels that each own what they write: dkdv_kernel without kDq, and dq_kernel, where a CTA
+//    owns kBlockM query rows of one head and walks their key blocks, recomputing S, P, dP and dS
+//    to add dQ += dS K and write the bias gradient: seven GEMMs per tile.
+// P and dS are staged through shared memory as the next GEMM's A operand, as in the forward.
 #pragma once
 
 #include <cmath>
 
 #include <cute/tensor.hpp>
 
+#include "../flash/bwd_prepost.h"
 #include "../flash/dropout.h"
 #include "../flash/mask.h"
 #include "../flash/seqlen.h"
@@ -61,6 +63,25 @@ __forceinline__ __device__ void load_row_stats(const BwdParams& p, const HeadVie
     const float lse = row < hv.seq.seqlen_q ? p.lse[offset + row] : -INFINITY;
     s_lse[i] = lse == -INFINITY ? INFINITY : lse;
     s_dsum[i] = row < hv.seq.seqlen_q ? p.dsum[offset + row] : 0.f;
+  }
+}
+
+// Writes rows [0, rows) x columns [0, cols) of the dS tile `sdS` (a (kBlockM, kBlockN) view
+// of shared memory, transposed in the dK/dV kernel) to the bias gradient at `dst` with row stride
+// `row_stride`, 16 bytes at a time: the bias gradient's rows are whole 16-byte pieces.
+template <int kNThreads, typename STile, typename Element>
+__forceinline__ __device__ void store_dbias(STile const& sdS, Element* dst, int64_t row_stride,
+                                            int rows, int cols, int tidx) {
+  constexpr int kVec = 16 / sizeof(Element);
+  constexpr int kRows = decltype(size<0>(sdS))::value;
+  constexpr int kPieces = decltype(size<1>(sdS))::value / kVec;
+  for (int i = tidx; i < kRows * kPieces; i += kNThreads) {
+    const int r = i / kPieces, c = (i % kPieces) * kVec;
+    if (r >= rows || c >= cols) continue;
+    cutlass::AlignedArray<Element, kVec> piece;
+    CUTE_UNROLL
+    for (int j = 0; j < kVec; ++j) piece[j] = sdS(r, c + j);
+    *reinterpret_cast<cutlass::AlignedArray<Element, kVec>*>(dst + r * row_stride + c) = piece;
   }
 }
 
@@ -155,14 +176,14 @@ __global__ void __launch_bounds__(Traits::kNThreads)
         const float p = exp2f((x - s_lse[r]) * float(M_LOG2E));
         float dp = acc_dp(i);
         if (params.dropout_p > 0.f) dp = keeps(hv.dropout, m0 + r, n0 + c) ? dp * keep_scale : 0.f;
-        const float ds = p * (dp - s_dsum[r]);
-        acc_s(i) = ds;
-        if (dbias_ptr != nullptr && m0 + r < seq.seqlen_q && n0 + c < seq.seqlen_k) {
-          dbias_ptr[int64_t(m0 + r) * params.dbias_row_stride + n0 + c] = static_cast<Element>(ds);
-        }
+        acc_s(i) = p * (dp - s_dsum[r]);  // dS
       }
       acc_to_smem(tiled_mma, acc_s, sdS, tidx);
       __syncthreads();  // dS is complete
+      if (dbias_ptr != nullptr) {
+        store_dbias<kNThreads>(sdS, dbias_ptr + int64_t(m0) * params.dbias_row_stride + n0,
+                               params.dbias_row_stride, m_end - m0, keys, tidx);
+      }
       gemm_smem<false, true, Traits::kUnrollK>(tiled_mma, acc_dq, sdS, sKt, tidx);
     }
   }
@@ -178,7 +199,7 @@ __global__ void __launch_bounds__(Traits::kNThreads)
   store_tile<kNThreads>(sQ, gdQ, m_end - m0, params.head_dim, tidx);
 }
 
-template <typename Traits>
+template <typename Traits, bool kDq>
 __global__ void __launch_bounds__(Traits::kNThreads)
     dkdv_kernel(__grid_constant__ const BwdParams params) {
   using Element = typename Traits::Element;
@@ -186,6 +207,8 @@ __global__ void __launch_bounds__(Traits::kNThreads)
   constexpr int kBlockN = Traits::kBlockN;
   constexpr int kHeadDim = Traits::kHeadDim;
   constexpr int kNThreads = Traits::kNThreads;
+  constexpr int kStages = Traits::kStages;
+  static_assert(kBlockM <= kNThreads);
 
   extern __shared__ __align__(128) char smem[];
   const int tidx = threadIdx.x;
@@ -196,15 +219,20 @@ __global__ void __launch_bounds__(Traits::kNThreads)
   const int keys = seq.seqlen_k - n0;
   const int n_last = min(n0 + kBlockN, seq.seqlen_k) - 1;
 
+  // kStages each of Q, dO and the bias tile of a query block (stage s at s tiles past the
+  // first), then K, V, P^T, dS^T, lse and D.
   Tensor sQ = make_tensor(make_smem_ptr(reinterpret_cast<Element*>(smem)), typename Traits::SmemLayoutQ{});
-  Tensor sQt = make_tensor(sQ.data(), typename Traits::SmemLayoutQt{});
-  Tensor sdO = make_tensor(sQ.data() + size(sQ), typename Traits::SmemLayoutQ{});
-  Tensor sdOt = make_tensor(sdO.data(), typename Traits::SmemLayoutQt{});
-  Tensor sK = make_tensor(sdO.data() + size(sdO), typename Traits::SmemLayoutK{});
+  Tensor sdO = make_tensor(sQ.data() + kStages * size(sQ), typename Traits::SmemLayoutQ{});
+  Tensor sBias = make_tensor(sdO.data() + kStages * size(sdO), typename Traits::SmemLayoutS{});
+  auto staged = [](auto const& tile, int stage, auto layout) {
+    return make_tensor(tile.data() + stage * size(tile), layout);
+  };
+  Tensor sK = make_tensor(sBias.data() + kStages * size(sBias), typename Traits::SmemLayoutK{});
+  Tensor sKt = make_tensor(sK.data(), typename Traits::SmemLayoutKt{});
   Tensor sV = make_tensor(sK.data() + size(sK), typename Traits::SmemLayoutK{});
-  Tensor sBias = make_tensor(sV.data() + size(sV), typename Traits::SmemLayoutS{});
-  Tensor sPt = make_tensor(sBias.data() + size(sBias), typename Traits::SmemLayoutSt{});
+  Tensor sPt = make_tensor(sV.data() + size(sV), typename Traits::SmemLayoutSt{});
   Tensor sdSt = make_tensor(sPt.data() + size(sPt), typename Traits::SmemLayoutSt{});
+  Tensor sdS = make_tensor(sdSt.data(), typename Traits::SmemLayoutStT{});  // (kBlockM, kBlockN)
   float* s_lse = reinterpret_cast<float*>(smem + (Traits::kSmemSize - 2 * kBlockM * sizeof(float)));
   float* s_dsum = s_lse + kBlockM;
 
@@ -216,7 +244,6 @@ __global__ void __launch_bounds__(Traits::kNThreads)
                        sK, keys, params.head_dim, tidx);
   load_tile<kNThreads>(rows_tile<kBlockN, kHeadDim>(v_ptr, params.v_row_stride, seq.seqlen_k, n_block),
                        sV, keys, params.head_dim, tidx);
-  cp_async_fence();
 
   typename Traits::TiledMma tiled_mma;
   Tensor acc_dk = partition_fragment_C(tiled_mma, Shape<Int<kBlockN>, Int<kHeadDim>>{});
@@ -227,64 +254,124 @@ __global__ void __launch_bounds__(Traits::kNThreads)
   const float scale = params.scale;
   const float keep_scale = params.dropout_p > 0.f ? 1.f / (1.f - params.dropout_p) : 1.f;
   const bool has_bias = params.bias != nullptr;
+  typename Traits::TiledMmaDq mma_dq;
+  // A thread's part of a dQ tile, and the (row, col) of each of its elements.
+  auto thr_dq = mma_dq.get_thread_slice(tidx);
+  Tensor tdQc = thr_dq.partition_C(make_identity_tensor(Shape<Int<kBlockM>, Int<kHeadDim>>{}));
+
+  // The steps: every query block that sees a key of this block (the same for every head:
+  // windows do not depend on it), for each query head of the group in turn.
   const int group = params.heads_q / params.heads_kv;
+  const int h_begin = kv_head * group;
+  const flash::Mask<false> rows(seq.seqlen_q, seq.seqlen_k, params.bottom_right,
+                                params.window_left, params.window_right, 0.f);
+  const int m_begin = rows.row_begin(n0) / kBlockM;
+  const int m_count = (rows.row_end(n_last, seq.seqlen_q) + kBlockM - 1) / kBlockM - m_begin;
+  const int steps = m_count > 0 ? group * m_count : 0;
 
-  for (int bidh = kv_head * group; bidh < (kv_head + 1) * group; ++bidh) {
-    const HeadView hv(params, bidb, bidh);
-    const int m_begin = hv.mask.row_begin(n0) / kBlockM;
-    const int m_stop = (hv.mask.row_end(n_last, seq.seqlen_q) + kBlockM - 1) / kBlockM;
+  // Loads step `step`'s Q, dO and bias into `stage` (cp.async) and its lse and D into the
+  // thread's registers (thread i < kBlockM takes row i), which the step writes to shared memory.
+  float next_lse = 0.f, next_dsum = 0.f;
+  auto load_step = [&](int step, int stage) {
+    const int h = h_begin + step / m_count, m_block = m_begin + step % m_count;
+    const int m0 = m_block * kBlockM, m_rows = min(kBlockM, seq.seqlen_q - m0);
     const Element* q_ptr = static_cast<const Element*>(params.q) +
-        seq.q_offset(params.q_batch_stride, params.q_head_stride, params.q_row_stride, bidb, bidh);
+        seq.q_offset(params.q_batch_stride, params.q_head_stride, params.q_row_stride, bidb, h);
     const Element* do_ptr = static_cast<const Element*>(params.dout) +
-        seq.q_offset(params.do_batch_stride, params.do_head_stride, params.do_row_stride, bidb, bidh);
-    const Element* bias_ptr = has_bias
-        ? static_cast<const Element*>(params.bias) + bias_offset(params, bidb, bidh, 0, 0) : nullptr;
-    Tensor gBias = local_tile(make_tensor(make_gmem_ptr(bias_ptr), make_shape(seq.seqlen_q, seq.seqlen_k),
-                                          make_stride(params.bias_row_stride, _1{})),
-                              Shape<Int<kBlockM>, Int<kBlockN>>{}, make_coord(_, n_block));
+        seq.q_offset(params.do_batch_stride, params.do_head_stride, params.do_row_stride, bidb, h);
+    Tensor sQ_s = staged(sQ, stage, sQ.layout());
+    Tensor sdO_s = staged(sdO, stage, sdO.layout());
+    load_tile<kNThreads>(rows_tile<kBlockM, kHeadDim>(q_ptr, params.q_row_stride, seq.seqlen_q, m_block),
+                         sQ_s, m_rows, params.head_dim, tidx);
+    load_tile<kNThreads>(rows_tile<kBlockM, kHeadDim>(do_ptr, params.do_row_stride, seq.seqlen_q, m_block),
+                         sdO_s, m_rows, params.head_dim, tidx);
+    if (has_bias) {
+      Tensor gBias = make_tensor(
+          make_gmem_ptr(static_cast<const Element*>(params.bias) + bias_offset(params, bidb, h, m0, n0)),
+          Shape<Int<kBlockM>, Int<kBlockN>>{}, make_stride(params.bias_row_stride, _1{}));
+      Tensor sBias_s = staged(sBias, stage, sBias.layout());
+      load_tile<kNThreads>(gBias, sBias_s, m_rows, keys, tidx);
+    }
+    cp_async_fence();
+    if (tidx < kBlockM) {
+      const int64_t offset = seq.lse_offset(params, bidb, h);
+      next_lse = tidx < m_rows ? params.lse[offset + m0 + tidx] : -INFINITY;
+      next_dsum = tidx < m_rows ? params.dsum[offset + m0 + tidx] : 0.f;
+    }
+  };
 
-    for (int m_block = m_begin; m_block < m_stop; ++m_block) {
-      const int m0 = m_block * kBlockM;
-      const int m_end = min(m0 + kBlockM, seq.seqlen_q);
-      __syncthreads();  // every thread is done with the last Q, dO, bias, P^T and dS^T
-      load_tile<kNThreads>(rows_tile<kBlockM, kHeadDim>(q_ptr, params.q_row_stride, seq.seqlen_q, m_block),
-                           sQ, m_end - m0, params.head_dim, tidx);
-      load_tile<kNThreads>(rows_tile<kBlockM, kHeadDim>(do_ptr, params.do_row_stride, seq.seqlen_q, m_block),
-                           sdO, m_end - m0, params.head_dim, tidx);
-      if (has_bias) load_tile<kNThreads>(gBias(_, _, m_block), sBias, m_end - m0, keys, tidx);
-      cp_async_fence();
-      load_row_stats<kBlockM, kNThreads>(params, hv, bidb, bidh, m0, s_lse, s_dsum, tidx);
-      cp_async_wait<0>();
-      __syncthreads();
+  if (steps > 0) load_step(0, 0);
+  for (int step = 0; step < steps; ++step) {
+    const int stage = kStages == 2 ? step % 2 : 0;
+    const int bidh = h_begin + step / m_count, m_block = m_begin + step % m_count;
+    const int m0 = m_block * kBlockM;
+    const int m_end = min(m0 + kBlockM, seq.seqlen_q);
+    const HeadView hv(params, bidb, bidh);
+    if (kStages == 1 && step > 0) {
+      __syncthreads();  // every thread is done with the last step's tiles
+      load_step(step, 0);
+    }
+    // The step's lse (+inf for rows without keys or past the end, so that P = exp(x - lse) = 0)
+    // and D. The last step's readers of s_lse and s_dsum are past its middle barrier.
+    if (tidx < kBlockM) {
+      s_lse[tidx] = next_lse == -INFINITY ? INFINITY : next_lse;
+      s_dsum[tidx] = next_dsum;
+    }
+    cp_async_wait<0>();
+    __syncthreads();  // the step's tiles are in; every thread is done with the last step's
+    if (kStages == 2 && step + 1 < steps) load_step(step + 1, stage ^ 1);
+    Tensor sQ_s = staged(sQ, stage, sQ.layout());
+    Tensor sQt_s = staged(sQ, stage, typename Traits::SmemLayoutQt{});
+    Tensor sdO_s = staged(sdO, stage, sdO.layout());
+    Tensor sdOt_s = staged(sdO, stage, typename Traits::SmemLayoutQt{});
+    Tensor sBias_s = staged(sBias, stage, sBias.layout());
 
-      Tensor acc_st = partition_fragment_C(tiled_mma, Shape<Int<kBlockN>, Int<kBlockM>>{});
-      Tensor acc_dpt = partition_fragment_C(tiled_mma, Shape<Int<kBlockN>, Int<kBlockM>>{});
-      clear(acc_st);
-      clear(acc_dpt);
-      gemm_smem<false, false, Traits::kUnrollK>(tiled_mma, acc_st, sK, sQ, tidx);
-      gemm_smem<false, false, Traits::kUnrollK>(tiled_mma, acc_dpt, sV, sdO, tidx);
-      const bool needs_mask = hv.mask.template block_needs_mask<kBlockN>(n0, m0, m_end);
-      CUTE_UNROLL
-      for (int i = 0; i < size(acc_st); ++i) {
-        const int c = get<0>(coords(i)), r = get<1>(coords(i));  // key c, query r of the tile
-        float x = acc_st(i) * scale + (has_bias ? static_cast<float>(sBias(r, c)) : 0.f);
-        hv.mask.apply_one(x, m0 + r, n0 + c, needs_mask);
-        float p = exp2f((x - s_lse[r]) * float(M_LOG2E));
-        float dp = acc_dpt(i);
-        const float ds_p = p;
-        if (params.dropout_p > 0.f) {
-          const bool keep = keeps(hv.dropout, m0 + r, n0 + c);
-          p = keep ? p * keep_scale : 0.f;
-          dp = keep ? dp * keep_scale : 0.f;
-        }
-        acc_st(i) = p;                          // dropped-out P, for dV
-        acc_dpt(i) = ds_p * (dp - s_dsum[r]);  // dS
+    Tensor acc_st = partition_fragment_C(tiled_mma, Shape<Int<kBlockN>, Int<kBlockM>>{});
+    Tensor acc_dpt = partition_fragment_C(tiled_mma, Shape<Int<kBlockN>, Int<kBlockM>>{});
+    clear(acc_st);
+    clear(acc_dpt);
+    gemm_smem<false, false, Traits::kUnrollK>(tiled_mma, acc_st, sK, sQ_s, tidx);
+    gemm_smem<false, false, Traits::kUnrollK>(tiled_mma, acc_dpt, sV, sdO_s, tidx);
+    const bool needs_mask = hv.mask.template block_needs_mask<kBlockN>(n0, m0, m_end);
+    CUTE_UNROLL
+    for (int i = 0; i < size(acc_st); ++i) {
+      const int c = get<0>(coords(i)), r = get<1>(coords(i));  // key c, query r of the tile
+      float x = acc_st(i) * scale + (has_bias ? static_cast<float>(sBias_s(r, c)) : 0.f);
+      hv.mask.apply_one(x, m0 + r, n0 + c, needs_mask);
+      float p = exp2f((x - s_lse[r]) * float(M_LOG2E));
+      float dp = acc_dpt(i);
+      const float ds_p = p;
+      if (params.dropout_p > 0.f) {
+        const bool keep = keeps(hv.dropout, m0 + r, n0 + c);
+        p = keep ? p * keep_scale : 0.f;
+        dp = keep ? dp * keep_scale : 0.f;
       }
-      acc_to_smem(tiled_mma, acc_st, sPt, tidx);
-      acc_to_smem(tiled_mma, acc_dpt, sdSt, tidx);
-      __syncthreads();  // P^T and dS^T are complete
-      gemm_smem<false, true, Traits::kUnrollK>(tiled_mma, acc_dv, sPt, sdOt, tidx);
-      gemm_smem<false, true, Traits::kUnrollK>(tiled_mma, acc_dk, sdSt, sQt, tidx);
+      acc_st(i) = p;                          // dropped-out P, for dV
+      acc_dpt(i) = ds_p * (dp - s_dsum[r]);  // dS
+    }
+    acc_to_smem(tiled_mma, acc_st, sPt, tidx);
+    acc_to_smem(tiled_mma, acc_dpt, sdSt, tidx);
+    __syncthreads();  // P^T and dS^T are complete
+    gemm_smem<false, true, Traits::kUnrollK>(tiled_mma, acc_dv, sPt, sdOt_s, tidx);
+    gemm_smem<false, true, Traits::kUnrollK>(tiled_mma, acc_dk, sdSt, sQt_s, tidx);
+    if constexpr (kDq) {
+      if (params.dbias != nullptr) {
+        Element* dbias_ptr = static_cast<Element*>(params.dbias) + bidb * params.dbias_batch_stride +
+            bidh * params.dbias_head_stride + int64_t(m0) * params.dbias_row_stride + n0;
+        store_dbias<kNThreads>(sdS, dbias_ptr, params.dbias_row_stride, m_end - m0, keys, tidx);
+      }
+      Tensor acc_dq = partition_fragment_C(mma_dq, Shape<Int<kBlockM>, Int<kHeadDim>>{});
+      clear(acc_dq);
+      gemm_smem<true, true, Traits::kUnrollK>(mma_dq, acc_dq, sdS, sKt, tidx);
+      const int64_t row0 = seq.lse_offset(params, bidb, bidh) + m0;  // dq_accum's rows are lse's
+      Tensor gdQaccum = make_tensor(make_gmem_ptr(params.dq_accum + row0 * kHeadDim),
+                                    Shape<Int<kBlockM>, Int<kHeadDim>>{}, Stride<Int<kHeadDim>, _1>{});
+      Tensor tdQg = thr_dq.partition_C(gdQaccum);  // like acc_dq
+      if (m_end - m0 == kBlockM) {
+        flash::atomic_add_dq<false>(acc_dq, tdQg, tdQc, kBlockM);
+      } else {
+        flash::atomic_add_dq<true>(acc_dq, tdQg, tdQc, m_end - m0);
+      }
     }
   }
 

@@ -1,5 +1,6 @@
-// Launch of the mem_eff backward for one (dtype, head dim): D = rowsum(dO * O), then the dQ
-// (and bias gradient) kernel and the dK/dV kernel. Included by the generated instantiation files.
+// Launch of the mem_eff backward for one (dtype, head dim): D = rowsum(dO * O), then the fused
+// dK/dV/dQ kernel and flash's dq conversion, or (deterministic) the dQ and bias gradient kernel
+// and the dK/dV kernel. Included by the generated instantiation files.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -24,12 +25,23 @@ cudaError_t run_bwd_(BwdParams& params, cudaStream_t stream) {
   flash::bwd_dsum_kernel<Element, BwdParams><<<dsum_blocks, flash::kPrepostThreads, 0, stream>>>(params);
   cudaError_t err = cudaGetLastError();
   if (err != cudaSuccess) return err;
+  const dim3 dkdv_grid((params.seqlen_k + DkDv::kBlockN - 1) / DkDv::kBlockN, params.heads_kv,
+                       params.batch);
+  if (!params.deterministic) {
+    err = launch(&dkdv_kernel<DkDv, true>, dkdv_grid, DkDv::kNThreads, DkDv::kSmemSize, params,
+                 stream);
+    if (err != cudaSuccess) return err;
+    const unsigned convert_blocks = static_cast<unsigned>(
+        (rows * (kHeadDim / 8) + flash::kPrepostThreads - 1) / flash::kPrepostThreads);
+    flash::bwd_convert_dq_kernel<Element, kHeadDim>
+        <<<convert_blocks, flash::kPrepostThreads, 0, stream>>>(params);
+    return cudaGetLastError();
+  }
   const dim3 dq_grid((params.seqlen_q + Dq::kBlockM - 1) / Dq::kBlockM, params.heads_q, params.batch);
   err = launch(&dq_kernel<Dq>, dq_grid, Dq::kNThreads, Dq::kSmemSize, params, stream);
   if (err != cudaSuccess) return err;
-  const dim3 dkdv_grid((params.seqlen_k + DkDv::kBlockN - 1) / DkDv::kBlockN, params.heads_kv,
-                       params.batch);
-  return launch(&dkdv_kernel<DkDv>, dkdv_grid, DkDv::kNThreads, DkDv::kSmemSize, params, stream);
+  return launch(&dkdv_kernel<DkDv, false>, dkdv_grid, DkDv::kNThreads, DkDv::kSmemSize, params,
+                stream);
 }
 
 }  // namespace mem_eff

@@ -38,7 +38,10 @@ struct FwdTraits : ElementTraits<Element_> {
       (kBlockM * kHeadDim + 2 * kBlockN * kHeadDim + 2 * kBlockM * kBlockN) * sizeof(Element);
 };
 
-template <typename Element_, int kHeadDim_, int kBlockM_, int kBlockN_, int kWarpsM, int kWarpsN>
+// kStages_: buffers of Q, dO and the bias tile (the dK/dV kernel loads the next query block's
+// while it computes with this one when 2; the dQ kernel takes 1).
+template <typename Element_, int kHeadDim_, int kBlockM_, int kBlockN_, int kWarpsM, int kWarpsN,
+          int kStages_ = 1>
 struct BwdTraits : ElementTraits<Element_> {
   using Element = Element_;
   using Base = ElementTraits<Element_>;
@@ -46,17 +49,24 @@ struct BwdTraits : ElementTraits<Element_> {
   static constexpr int kBlockM = kBlockM_;  // query rows of a tile
   static constexpr int kBlockN = kBlockN_;  // keys of a tile
   static constexpr int kNThreads = 32 * kWarpsM * kWarpsN;
+  static constexpr int kStages = kStages_;
   static constexpr bool kUnrollK = kUnrollFp32K<kHeadDim>;
   using TiledMma = typename Base::template TiledMma<kWarpsM, kWarpsN>;
+  // The dK/dV kernel's dQ = dS K, (kBlockM, kHeadDim): every warp takes 16 rows of it or more.
+  static constexpr int kDqWarpsM = std::min(kBlockM / 16, kWarpsM * kWarpsN);
+  using TiledMmaDq = typename Base::template TiledMma<kDqWarpsM, kWarpsM * kWarpsN / kDqWarpsM>;
   using SmemLayoutQ = typename Base::template SmemLayout<kBlockM, kHeadDim>;    // Q, dO
   using SmemLayoutQt = typename Base::template SmemLayoutT<kBlockM, kHeadDim>;  // (kHeadDim, kBlockM)
   using SmemLayoutK = typename Base::template SmemLayout<kBlockN, kHeadDim>;    // K, V
   using SmemLayoutKt = typename Base::template SmemLayoutT<kBlockN, kHeadDim>;  // (kHeadDim, kBlockN)
   using SmemLayoutS = typename Base::template SmemLayout<kBlockM, kBlockN>;     // bias, dS
   using SmemLayoutSt = typename Base::template SmemLayout<kBlockN, kBlockM>;    // P^T, dS^T
-  // Q, dO, K, V, the bias and two score tiles, then lse and D of the query rows (fp32).
+  using SmemLayoutStT = typename Base::template SmemLayoutT<kBlockN, kBlockM>;  // dS^T read as dS
+  // kStages of Q, dO and the bias, K, V and two score tiles, then lse and D of the query rows
+  // (fp32).
   static constexpr int kSmemSize =
-      (2 * kBlockM * kHeadDim + 2 * kBlockN * kHeadDim + 3 * kBlockM * kBlockN) * sizeof(Element) +
+      (2 * kStages * kBlockM * kHeadDim + 2 * kBlockN * kHeadDim +
+       (kStages + 2) * kBlockM * kBlockN) * sizeof(Element) +
       2 * kBlockM * sizeof(float);
 };
 
@@ -75,10 +85,17 @@ struct BwdConfig {
       kHeadDim == 64 || (!kIsFloat && kHeadDim == 128), BwdTraits<Element, kHeadDim, 64, 64, 4, 1>,
       std::conditional_t<kIsFloat && kHeadDim == 128, BwdTraits<Element, kHeadDim, 64, 32, 4, 1>,
                          BwdTraits<Element, kHeadDim, 32, kIsFloat ? 32 : 64, 2, 2>>>;
-  using DkDv = std::conditional_t<
-      kHeadDim == 64 || (!kIsFloat && kHeadDim == 128), BwdTraits<Element, kHeadDim, 64, 64, 4, 2>,
-      std::conditional_t<!kIsFloat || kHeadDim == 128, BwdTraits<Element, kHeadDim, 32, 64, 4, 2>,
-                         BwdTraits<Element, kHeadDim, 32, 32, 2, 4>>>;
+  template <int kStages>
+  using DkDvStaged = std::conditional_t<
+      !kIsFloat && kHeadDim == 64, BwdTraits<Element, kHeadDim, 64, 128, 4, 2, kStages>,
+      std::conditional_t<
+      kHeadDim == 64 || (!kIsFloat && kHeadDim == 128), BwdTraits<Element, kHeadDim, 64, 64, 4, 2, kStages>,
+      std::conditional_t<!kIsFloat || kHeadDim == 128, BwdTraits<Element, kHeadDim, 32, 64, 4, 2, kStages>,
+                         BwdTraits<Element, kHeadDim, 32, 32, 2, 4, kStages>>>>;
+  // Two stages where they fit the 163 KB of shared memory per block of an A100 (all but fp32
+  // at head dim 256).
+  using DkDv = std::conditional_t<DkDvStaged<2>::kSmemSize <= 163 * 1024, DkDvStaged<2>,
+                                  DkDvStaged<1>>;
 };
 
 // Shared memory per block of the variant's largest kernel.

@@ -19,9 +19,9 @@ int kernel_head_dim(int head_dim);
 // pads or copies what is not).
 inline int row_alignment(bool is_float) { return is_float ? 4 : 8; }
 
-// Why the kernels cannot run `params` on a device with `max_smem` bytes of opt-in shared memory
-// per block (grid limits, shared memory), or nullptr when they can.
-const char* unsupported(const FwdParams& params, int max_smem);
+// Why the kernels cannot run `params` (float32 inputs when is_float) on a device with `max_smem`
+// bytes of opt-in shared memory per block (grid limits, shared memory), or nullptr when they can.
+const char* unsupported(const flash::FwdParams& params, bool is_float, int max_smem);
 
 // Run on `stream`; the caller has validated `params` (and, for the backward, allocated dsum).
 // Return the launch status.

@@ -1,6 +1,6 @@
-// Plain description of one call for the mem_eff kernels: flash's FwdParams (pointers, sizes,
-// strides, causal/window, ALiBi, dropout, varlen) plus an additive bias and float32 inputs.
-// Torch-free, like csrc/flash.
+// Plain description of one call for the mem_eff kernels: flash's FwdParams / BwdParams
+// (pointers, sizes, strides, causal/window, ALiBi, dropout, varlen; the backward's dsum and dq
+// accumulators) plus an additive bias and float32 inputs. Torch-free, like csrc/flash.
 #pragma once
 
 #include <cstdint>
@@ -9,7 +9,8 @@
 
 namespace mem_eff {
 
-struct FwdParams : flash::FwdParams {
+// What the mem_eff kernels read beyond flash's description of a call.
+struct BiasParams {
   // Additive bias on the scaled scores, in q's dtype: element (b, h, i, j) of a (B, Hq, Sq, Sk)
   // view at b * bias_batch_stride + h * bias_head_stride + i * bias_row_stride + j. Stride 0
   // broadcasts; the last dim is contiguous; rows start 16-byte aligned (the caller pads them).
@@ -20,24 +21,15 @@ struct FwdParams : flash::FwdParams {
   bool is_float = false;  // float32 inputs (3xTF32 tensor-core GEMMs); else is_bf16 decides
 };
 
-struct BwdParams : FwdParams {
-  // grad_out like out; dq like q; dk and dv like k and v (with GQA the kernel sums the query
-  // heads of a group). Element strides of (batch, head, row); last dim contiguous.
-  const void* dout = nullptr;
-  void* dq = nullptr;
-  void* dk = nullptr;
-  void* dv = nullptr;
-  int64_t do_batch_stride = 0, do_head_stride = 0, do_row_stride = 0;
-  int64_t dq_batch_stride = 0, dq_head_stride = 0, dq_row_stride = 0;
-  int64_t dk_batch_stride = 0, dk_head_stride = 0, dk_row_stride = 0;
-  int64_t dv_batch_stride = 0, dv_head_stride = 0, dv_row_stride = 0;
+struct FwdParams : flash::FwdParams, BiasParams {};
 
-  // rowsum(dO * O) per query row, fp32, laid out like lse; the backward's first kernel writes it.
-  float* dsum = nullptr;
-
+// flash::BwdParams's gradients, dsum and dq accumulators, used the same way: deterministic
+// calls run the two-kernel backward (dq_accum unused, dq_splits = 1), the others accumulate dQ
+// in dq_accum (lse rows, kernel head dim) with atomics.
+struct BwdParams : flash::BwdParams, BiasParams {
   // The bias gradient dS (B, Hq, Sq, Sk) in q's dtype, element strides of (batch, head, row),
-  // last dim contiguous; nullptr when the bias needs no gradient. The caller sums it over the
-  // bias's broadcast dims.
+  // last dim contiguous, rows of whole 16-byte pieces; nullptr when the bias needs no gradient.
+  // The caller sums it over the bias's broadcast dims.
   void* dbias = nullptr;
   int64_t dbias_batch_stride = 0, dbias_head_stride = 0, dbias_row_stride = 0;
 };

@@ -78,7 +78,7 @@ __forceinline__ __device__ void store_tile(STile const& s, GTile& g, int rows, i
 }
 
 // Element offset of tile (row0, col0) of the bias of (b, h).
-__forceinline__ __device__ int64_t bias_offset(const FwdParams& p, int b, int h, int row0,
+__forceinline__ __device__ int64_t bias_offset(const BiasParams& p, int b, int h, int row0,
                                                int col0) {
   return b * p.bias_batch_stride + h * p.bias_head_stride + row0 * p.bias_row_stride + col0;
 }

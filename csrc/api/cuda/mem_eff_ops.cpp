@@ -134,9 +134,10 @@ Tensor zero_bias_grad(const Tensor& q, int64_t seqlen_k, const RowLayout& rows) 
       .narrow(3, 0, seqlen_k);
 }
 
-// What the forward and the backward share: everything flash::FwdParams holds (on the kernels'
-// q, k, v, out, lse), the bias and the dtype.
-void describe(mem_eff::FwdParams& p, Held& held, const Tensor& q, const Tensor& k,
+// What the forward and the backward (Params: mem_eff::FwdParams or BwdParams) share: everything
+// flash::FwdParams holds (on the kernels' q, k, v, out, lse), the bias and the dtype.
+template <typename Params>
+void describe(Params& p, Held& held, const Tensor& q, const Tensor& k,
               const Tensor& v, const Tensor& out, const Tensor& lse, const Tensor& bias,
               const AttentionOptions& o, bool bottom_right, const Varlen& varlen, int64_t batch) {
   gpu::describe(p, held, q, k, v, out, lse, o, bottom_right, varlen, batch);
@@ -151,9 +152,10 @@ void describe(mem_eff::FwdParams& p, Held& held, const Tensor& q, const Tensor& 
 
 // Raises unless the kernels can run `p` (for the caller's q) on its device (grid limits, shared
 // memory).
-void check_supported(const mem_eff::FwdParams& p, const Tensor& q) {
+void check_supported(const flash::FwdParams& p, const Tensor& q) {
   const int max_smem = gpu::device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin, q);
-  const char* unsupported = mem_eff::unsupported(p, max_smem);
+  const char* unsupported =
+      mem_eff::unsupported(p, q.scalar_type() == at::kFloat, max_smem);
   TORCH_CHECK(unsupported == nullptr, "flash_ext: the mem_eff backend cannot run this call: ",
               unsupported, " (head_dim ", q.size(-1), " in the kernel of head dim ",
               mem_eff::kernel_head_dim(p.head_dim), ", ", q.scalar_type(), ", on ", q.device(),
@@ -165,7 +167,7 @@ std::tuple<Tensor, Tensor> mem_eff_fwd(
     const OptTensor& cu_seqlens_q, const OptTensor& cu_seqlens_k, int64_t max_seqlen_q,
     int64_t max_seqlen_k, const OptTensor& alibi_slopes, const OptTensor& dropout_seed,
     double dropout_p, double scale, int64_t window_left, int64_t window_right,
-    bool bottom_right) {
+    bool bottom_right, bool /*deterministic*/) {
   const Varlen varlen = varlen_of(cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k);
   const AttentionOptions o{alibi_slopes, dropout_seed, dropout_p,    scale,
                            window_left,  window_right, /*softcap=*/0.0};
@@ -197,7 +199,7 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> mem_eff_bwd(
     bool bias_requires_grad, const OptTensor& cu_seqlens_q, const OptTensor& cu_seqlens_k,
     int64_t max_seqlen_q, int64_t max_seqlen_k, const OptTensor& alibi_slopes,
     const OptTensor& dropout_seed, double dropout_p, double scale, int64_t window_left,
-    int64_t window_right, bool bottom_right) {
+    int64_t window_right, bool bottom_right, bool deterministic) {
   const Varlen varlen = varlen_of(cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k);
   const AttentionOptions o{alibi_slopes, dropout_seed, dropout_p,    scale,
                            window_left,  window_right, /*softcap=*/0.0};
@@ -236,9 +238,16 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> mem_eff_bwd(
     p.dbias_head_stride = dbias.stride(1);
     p.dbias_row_stride = dbias.stride(2);
   }
-  // rowsum(dO * O), laid out like lse; the backward's first kernel writes it.
+  // Workspaces: rowsum(dO * O) laid out like lse (the backward's first kernel writes it) and,
+  // unless deterministic, dq in fp32 per lse row (zeroed: atomics add into it).
   const Tensor dsum = at::empty_like(lse);
   p.dsum = dsum.data_ptr<float>();
+  p.deterministic = deterministic;
+  const Tensor dq_accum =
+      deterministic ? Tensor()
+                    : at::zeros({lse.numel(), mem_eff::kernel_head_dim(p.head_dim)},
+                                lse.options());
+  if (!deterministic) p.dq_accum = dq_accum.data_ptr<float>();
   check_supported(p, q_in);
   poison({dq_written, dk_written, dv_written});
   gpu::check_launch(mem_eff::run_bwd(p, c10::cuda::getCurrentCUDAStream()), "mem_eff backward");
