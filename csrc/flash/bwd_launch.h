@@ -34,7 +34,7 @@ cudaError_t launch_bwd(const BwdParams& params, cudaStream_t stream) {
   using Element = typename Traits::Element;
   const int64_t rows = LseRows(params).count();
   const unsigned dsum_blocks = static_cast<unsigned>((rows * 32 + kPrepostThreads - 1) / kPrepostThreads);
-  bwd_dsum_kernel<Element, BwdParams><<<dsum_blocks, kPrepostThreads, 0, stream>>>(params);
+  bwd_dsum_kernel<Element><<<dsum_blocks, kPrepostThreads, 0, stream>>>(params);
   cudaError_t err = cudaGetLastError();
   if (err != cudaSuccess) return err;
   err = params.dropout_p > 0.f ? launch_bwd_main<Traits, kCausal, true>(params, stream)

@@ -57,9 +57,8 @@ __device__ __forceinline__ void atomic_add_dq(Acc const& acc, Dst& dst, Coords c
 constexpr int kPrepostThreads = 256;
 
 // One warp per row: 16 bytes per lane and step across the head dim (a multiple of 16 bytes).
-// Params is flash's BwdParams or another backend's with the same dout/out/dsum members.
-template <typename Element, typename Params>
-__global__ void __launch_bounds__(kPrepostThreads) bwd_dsum_kernel(const Params p) {
+template <typename Element>
+__global__ void __launch_bounds__(kPrepostThreads) bwd_dsum_kernel(const BwdParams p) {
   constexpr int kVec = 16 / sizeof(Element);
   using Vec = cutlass::Array<Element, kVec>;
   const LseRows rows(p);

@@ -301,76 +301,78 @@ __global__ void __launch_bounds__(Traits::kNThreads)
   };
 
   if (steps > 0) load_step(0, 0);
-  for (int step = 0; step < steps; ++step) {
-    const int stage = kStages == 2 ? step % 2 : 0;
-    const int bidh = h_begin + step / m_count, m_block = m_begin + step % m_count;
-    const int m0 = m_block * kBlockM;
-    const int m_end = min(m0 + kBlockM, seq.seqlen_q);
+  // Per query head of the group (its mask, ALiBi and dropout), the query blocks in turn.
+  for (int bidh = h_begin, step = 0; step < steps; ++bidh) {
     const HeadView hv(params, bidb, bidh);
-    if (kStages == 1 && step > 0) {
-      __syncthreads();  // every thread is done with the last step's tiles
-      load_step(step, 0);
-    }
-    // The step's lse (+inf for rows without keys or past the end, so that P = exp(x - lse) = 0)
-    // and D. The last step's readers of s_lse and s_dsum are past its middle barrier.
-    if (tidx < kBlockM) {
-      s_lse[tidx] = next_lse == -INFINITY ? INFINITY : next_lse;
-      s_dsum[tidx] = next_dsum;
-    }
-    cp_async_wait<0>();
-    __syncthreads();  // the step's tiles are in; every thread is done with the last step's
-    if (kStages == 2 && step + 1 < steps) load_step(step + 1, stage ^ 1);
-    Tensor sQ_s = staged(sQ, stage, sQ.layout());
-    Tensor sQt_s = staged(sQ, stage, typename Traits::SmemLayoutQt{});
-    Tensor sdO_s = staged(sdO, stage, sdO.layout());
-    Tensor sdOt_s = staged(sdO, stage, typename Traits::SmemLayoutQt{});
-    Tensor sBias_s = staged(sBias, stage, sBias.layout());
+    for (int m_block = m_begin; m_block < m_begin + m_count; ++m_block, ++step) {
+      const int stage = kStages == 2 ? step % 2 : 0;
+      const int m0 = m_block * kBlockM;
+      const int m_end = min(m0 + kBlockM, seq.seqlen_q);
+      if (kStages == 1 && step > 0) {
+        __syncthreads();  // every thread is done with the last step's tiles
+        load_step(step, 0);
+      }
+      // The step's lse (+inf for rows without keys or past the end, so that P = exp(x - lse) = 0)
+      // and D. The last step's readers of s_lse and s_dsum are past its middle barrier.
+      if (tidx < kBlockM) {
+        s_lse[tidx] = next_lse == -INFINITY ? INFINITY : next_lse;
+        s_dsum[tidx] = next_dsum;
+      }
+      cp_async_wait<0>();
+      __syncthreads();  // the step's tiles are in; every thread is done with the last step's
+      if (kStages == 2 && step + 1 < steps) load_step(step + 1, stage ^ 1);
+      Tensor sQ_s = staged(sQ, stage, sQ.layout());
+      Tensor sQt_s = staged(sQ, stage, typename Traits::SmemLayoutQt{});
+      Tensor sdO_s = staged(sdO, stage, sdO.layout());
+      Tensor sdOt_s = staged(sdO, stage, typename Traits::SmemLayoutQt{});
+      Tensor sBias_s = staged(sBias, stage, sBias.layout());
 
-    Tensor acc_st = partition_fragment_C(tiled_mma, Shape<Int<kBlockN>, Int<kBlockM>>{});
-    Tensor acc_dpt = partition_fragment_C(tiled_mma, Shape<Int<kBlockN>, Int<kBlockM>>{});
-    clear(acc_st);
-    clear(acc_dpt);
-    gemm_smem<false, false, Traits::kUnrollK>(tiled_mma, acc_st, sK, sQ_s, tidx);
-    gemm_smem<false, false, Traits::kUnrollK>(tiled_mma, acc_dpt, sV, sdO_s, tidx);
-    const bool needs_mask = hv.mask.template block_needs_mask<kBlockN>(n0, m0, m_end);
-    CUTE_UNROLL
-    for (int i = 0; i < size(acc_st); ++i) {
-      const int c = get<0>(coords(i)), r = get<1>(coords(i));  // key c, query r of the tile
-      float x = acc_st(i) * scale + (has_bias ? static_cast<float>(sBias_s(r, c)) : 0.f);
-      hv.mask.apply_one(x, m0 + r, n0 + c, needs_mask);
-      float p = exp2f((x - s_lse[r]) * float(M_LOG2E));
-      float dp = acc_dpt(i);
-      const float ds_p = p;
-      if (params.dropout_p > 0.f) {
-        const bool keep = keeps(hv.dropout, m0 + r, n0 + c);
-        p = keep ? p * keep_scale : 0.f;
-        dp = keep ? dp * keep_scale : 0.f;
+      Tensor acc_st = partition_fragment_C(tiled_mma, Shape<Int<kBlockN>, Int<kBlockM>>{});
+      Tensor acc_dpt = partition_fragment_C(tiled_mma, Shape<Int<kBlockN>, Int<kBlockM>>{});
+      clear(acc_st);
+      clear(acc_dpt);
+      gemm_smem<false, false, Traits::kUnrollK>(tiled_mma, acc_st, sK, sQ_s, tidx);
+      gemm_smem<false, false, Traits::kUnrollK>(tiled_mma, acc_dpt, sV, sdO_s, tidx);
+      const bool needs_mask = hv.mask.template block_needs_mask<kBlockN>(n0, m0, m_end);
+      CUTE_UNROLL
+      for (int i = 0; i < size(acc_st); ++i) {
+        const int c = get<0>(coords(i)), r = get<1>(coords(i));  // key c, query r of the tile
+        float x = acc_st(i) * scale + (has_bias ? static_cast<float>(sBias_s(r, c)) : 0.f);
+        hv.mask.apply_one(x, m0 + r, n0 + c, needs_mask);
+        float p = exp2f((x - s_lse[r]) * float(M_LOG2E));
+        float dp = acc_dpt(i);
+        const float ds_p = p;
+        if (params.dropout_p > 0.f) {
+          const bool keep = keeps(hv.dropout, m0 + r, n0 + c);
+          p = keep ? p * keep_scale : 0.f;
+          dp = keep ? dp * keep_scale : 0.f;
+        }
+        acc_st(i) = p;                          // dropped-out P, for dV
+        acc_dpt(i) = ds_p * (dp - s_dsum[r]);  // dS
       }
-      acc_st(i) = p;                          // dropped-out P, for dV
-      acc_dpt(i) = ds_p * (dp - s_dsum[r]);  // dS
-    }
-    acc_to_smem(tiled_mma, acc_st, sPt, tidx);
-    acc_to_smem(tiled_mma, acc_dpt, sdSt, tidx);
-    __syncthreads();  // P^T and dS^T are complete
-    gemm_smem<false, true, Traits::kUnrollK>(tiled_mma, acc_dv, sPt, sdOt_s, tidx);
-    gemm_smem<false, true, Traits::kUnrollK>(tiled_mma, acc_dk, sdSt, sQt_s, tidx);
-    if constexpr (kDq) {
-      if (params.dbias != nullptr) {
-        Element* dbias_ptr = static_cast<Element*>(params.dbias) + bidb * params.dbias_batch_stride +
-            bidh * params.dbias_head_stride + int64_t(m0) * params.dbias_row_stride + n0;
-        store_dbias<kNThreads>(sdS, dbias_ptr, params.dbias_row_stride, m_end - m0, keys, tidx);
-      }
-      Tensor acc_dq = partition_fragment_C(mma_dq, Shape<Int<kBlockM>, Int<kHeadDim>>{});
-      clear(acc_dq);
-      gemm_smem<true, true, Traits::kUnrollK>(mma_dq, acc_dq, sdS, sKt, tidx);
-      const int64_t row0 = seq.lse_offset(params, bidb, bidh) + m0;  // dq_accum's rows are lse's
-      Tensor gdQaccum = make_tensor(make_gmem_ptr(params.dq_accum + row0 * kHeadDim),
-                                    Shape<Int<kBlockM>, Int<kHeadDim>>{}, Stride<Int<kHeadDim>, _1>{});
-      Tensor tdQg = thr_dq.partition_C(gdQaccum);  // like acc_dq
-      if (m_end - m0 == kBlockM) {
-        flash::atomic_add_dq<false>(acc_dq, tdQg, tdQc, kBlockM);
-      } else {
-        flash::atomic_add_dq<true>(acc_dq, tdQg, tdQc, m_end - m0);
+      acc_to_smem(tiled_mma, acc_st, sPt, tidx);
+      acc_to_smem(tiled_mma, acc_dpt, sdSt, tidx);
+      __syncthreads();  // P^T and dS^T are complete
+      gemm_smem<false, true, Traits::kUnrollK>(tiled_mma, acc_dv, sPt, sdOt_s, tidx);
+      gemm_smem<false, true, Traits::kUnrollK>(tiled_mma, acc_dk, sdSt, sQt_s, tidx);
+      if constexpr (kDq) {
+        if (params.dbias != nullptr) {
+          Element* dbias_ptr = static_cast<Element*>(params.dbias) + bidb * params.dbias_batch_stride +
+              bidh * params.dbias_head_stride + int64_t(m0) * params.dbias_row_stride + n0;
+          store_dbias<kNThreads>(sdS, dbias_ptr, params.dbias_row_stride, m_end - m0, keys, tidx);
+        }
+        Tensor acc_dq = partition_fragment_C(mma_dq, Shape<Int<kBlockM>, Int<kHeadDim>>{});
+        clear(acc_dq);
+        gemm_smem<true, true, Traits::kUnrollK>(mma_dq, acc_dq, sdS, sKt, tidx);
+        const int64_t row0 = seq.lse_offset(params, bidb, bidh) + m0;  // dq_accum's rows are lse's
+        Tensor gdQaccum = make_tensor(make_gmem_ptr(params.dq_accum + row0 * kHeadDim),
+                                      Shape<Int<kBlockM>, Int<kHeadDim>>{}, Stride<Int<kHeadDim>, _1>{});
+        Tensor tdQg = thr_dq.partition_C(gdQaccum);  // like acc_dq
+        if (m_end - m0 == kBlockM) {
+          flash::atomic_add_dq<false>(acc_dq, tdQg, tdQc, kBlockM);
+        } else {
+          flash::atomic_add_dq<true>(acc_dq, tdQg, tdQc, m_end - m0);
+        }
       }
     }
   }

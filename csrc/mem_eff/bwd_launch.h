@@ -22,7 +22,7 @@ cudaError_t run_bwd_(BwdParams& params, cudaStream_t stream) {
   const int64_t rows = flash::LseRows(params).count();
   const unsigned dsum_blocks =
       static_cast<unsigned>((rows * 32 + flash::kPrepostThreads - 1) / flash::kPrepostThreads);
-  flash::bwd_dsum_kernel<Element, BwdParams><<<dsum_blocks, flash::kPrepostThreads, 0, stream>>>(params);
+  flash::bwd_dsum_kernel<Element><<<dsum_blocks, flash::kPrepostThreads, 0, stream>>>(params);
   cudaError_t err = cudaGetLastError();
   if (err != cudaSuccess) return err;
   const dim3 dkdv_grid((params.seqlen_k + DkDv::kBlockN - 1) / DkDv::kBlockN, params.heads_kv,
