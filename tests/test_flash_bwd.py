@@ -3,7 +3,9 @@ dq, dk and dv of out . g for a random g, through flash_ext.attention, flash_attn
 varlen functions. Head dims, dtypes, sequence lengths, both causal alignments, windows, ALiBi,
 softcap, GQA/MQA (dk and dv summed over the group), varlen, strided layouts, rows without keys
 and keys without rows, dropout against the kernels' own keep-mask, deterministic mode, long
-sequences, many heads, CUDA graphs, torch.compile and opcheck.
+sequences, many heads, CUDA graphs, torch.compile and opcheck. On Hopper the tests marked with
+the `kernels` fixture also run on the sm80 (mma.sync) kernels, which the default there leaves
+for dropout and the head dims without a Hopper kernel.
 
 Head dims and dtypes that this build left out (FLASH_EXT_HDIMS, FLASH_EXT_DTYPES) are skipped.
 """
@@ -42,6 +44,16 @@ pytestmark = FLASH_MARKS
 ops = torch.ops.flash_ext
 
 
+@pytest.fixture(params=["default", "sm80"])
+def kernels(request, monkeypatch):
+    """"sm80": the case again with FLASH_EXT_SM80_KERNELS=1, where the default runs Hopper's."""
+    if request.param == "sm80":
+        if torch.cuda.get_device_capability() != (9, 0):
+            pytest.skip("the default already runs the sm80 kernels on this device")
+        monkeypatch.setenv("FLASH_EXT_SM80_KERNELS", "1")
+    return request.param
+
+
 def check(run, reference, inputs):
     """out, lse and the gradients of run(*inputs) against reference(*inputs, compute_dtype)."""
     return check_against_reference(run, reference, inputs, grad=True)
@@ -50,6 +62,7 @@ def check(run, reference, inputs):
 # Sizes and masks.
 
 
+@pytest.mark.usefixtures("kernels")
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("head_dim", HEAD_DIMS)
 @pytest.mark.parametrize("is_causal", [False, True])
@@ -65,6 +78,7 @@ def test_seqlens(dtype, seqlens, causal):
     check(*styled(causal), qkv(2, 4, 4, *seqlens, head_dim, dtype))
 
 
+@pytest.mark.usefixtures("kernels")
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("window_size", [(8, 0), (5, 3), (-1, 4), (0, 0), (16, -1), (100, 100)])
 @pytest.mark.parametrize("seqlens", [(200, 200), (70, 300), (300, 70)])
@@ -74,6 +88,7 @@ def test_window(dtype, window_size, seqlens, bottom_right):
     check(*style(window_size=window_size), qkv(1, 2, 2, *seqlens, 64, dtype))
 
 
+@pytest.mark.usefixtures("kernels")
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("slopes_shape", [(4,), (2, 4)])
 @pytest.mark.parametrize("causal", CAUSAL)
@@ -82,6 +97,7 @@ def test_alibi(dtype, slopes_shape, causal):
     check(*styled(causal, alibi_slopes=slopes), qkv(2, 4, 2, 77, 133, 64, dtype))
 
 
+@pytest.mark.usefixtures("kernels")
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("softcap", [5.0, 30.0])
 @pytest.mark.parametrize("causal", CAUSAL)
@@ -90,6 +106,7 @@ def test_softcap(dtype, softcap, causal):
     check(*styled(causal, softcap=softcap), (q * 4, k * 4, v))
 
 
+@pytest.mark.usefixtures("kernels")
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("head_dim", [64, 200])
 def test_features_together(dtype, head_dim):
@@ -100,6 +117,7 @@ def test_features_together(dtype, head_dim):
     check(run, reference, (q * 2, k, v))
 
 
+@pytest.mark.usefixtures("kernels")
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("heads", [(8, 2), (6, 1), (4, 4), (12, 3)])
 @pytest.mark.parametrize("causal", CAUSAL)
@@ -169,6 +187,7 @@ LAYOUTS = {
 }
 
 
+@pytest.mark.usefixtures("kernels")
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("layout", list(LAYOUTS))
 @pytest.mark.parametrize("is_causal", [False, True])
@@ -198,6 +217,7 @@ def test_qkv_packed_function(dtype):
 # Rows that see no key, keys that no row sees, and empty inputs.
 
 
+@pytest.mark.usefixtures("kernels")
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("how", ["window", "bottom_right", "unseen_keys"])
 def test_rows_without_keys(dtype, how):
@@ -247,6 +267,7 @@ def varlen_run(causal: str, cu_q, cu_k, max_q, max_k, **kwargs):
     return run
 
 
+@pytest.mark.usefixtures("kernels")
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("causal", CAUSAL)
 @pytest.mark.parametrize("head_dim", [64, 136])
@@ -268,6 +289,7 @@ def test_varlen(dtype, causal, head_dim):
     assert (dk[cu_k[0]:cu_k[1]] == 0).all() and (dv[cu_k[0]:cu_k[1]] == 0).all()
 
 
+@pytest.mark.usefixtures("kernels")
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_varlen_features(dtype):
     require_kernel(80, dtype)
@@ -338,6 +360,7 @@ def deterministic_grads(run, inputs, g):
     return torch.autograd.grad(out, x, g)
 
 
+@pytest.mark.usefixtures("kernels")
 @pytest.mark.parametrize("case", ["mha", "gqa", "mqa_causal", "varlen"])
 def test_deterministic(case):
     dtype = torch.bfloat16

@@ -1,62 +1,92 @@
 // Launch of the flash backward for one (dtype, head dim, causal): the tile configuration per
-// head dim and the three kernels (rowsum(dO * O), dq/dk/dv, dq conversion). Included by the
+// head dim, the Hopper kernel where it serves the call, and the three kernels (rowsum(dO * O),
+// dq/dk/dv, dq conversion). Included by the
 // generated instantiation files.
 #pragma once
 
 #include <cuda_runtime.h>
 
+#include <type_traits>
+
 #include "bwd_config.h"
 #include "bwd_kernel.h"
+#include "bwd_sm90_kernel.h"
 #include "bwd_prepost.h"
 #include "flash_bwd.h"
 
 namespace flash {
 
-template <typename Traits, bool kCausal, bool kDropout>
-cudaError_t launch_bwd_main(const BwdParams& params, cudaStream_t stream) {
-  auto kernel = &bwd_kernel<Traits, kCausal, kDropout>;
-  constexpr int kSmem = Traits::kSmemSize;
-  if (kSmem > 48 * 1024) {
+// The Hopper kernel's tiles per head dim, where it has one: Sm90BwdTraits<D, kBlockM>.
+template <int kHeadDim, typename Element>
+using Sm90BwdConfig = std::conditional_t<
+    kHeadDim == 64, Sm90BwdTraits<64, 128, Element>,
+    std::conditional_t<kHeadDim == 128, Sm90BwdTraits<128, 64, Element>, void>>;
+
+template <typename Kernel>
+cudaError_t launch_bwd_main(Kernel kernel, int threads, int smem, int block_n,
+                            const BwdParams& params, cudaStream_t stream) {
+  if (smem > 48 * 1024) {
     const cudaError_t err =
-        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem);
+        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
     if (err != cudaSuccess) return err;
   }
-  const int n_blocks = (params.seqlen_k + Traits::kBlockN - 1) / Traits::kBlockN;
+  const int n_blocks = (params.seqlen_k + block_n - 1) / block_n;
   // Deterministic: dq_splits CTA columns, each with its own dq slice, walk the key blocks.
   const dim3 grid(params.deterministic ? params.dq_splits : n_blocks, params.batch,
                   params.heads_kv);
-  kernel<<<grid, Traits::kNThreads, kSmem, stream>>>(params);
+  kernel<<<grid, threads, smem, stream>>>(params);
   return cudaGetLastError();
 }
 
-template <typename Traits, bool kCausal>
-cudaError_t launch_bwd(const BwdParams& params, cudaStream_t stream) {
-  using Element = typename Traits::Element;
+// rowsum(dO * O), the main kernel (main()), the dq conversion.
+template <typename Element, int kHeadDim, typename Main>
+cudaError_t launch_bwd(const BwdParams& params, cudaStream_t stream, Main main) {
   const int64_t rows = LseRows(params).count();
   const unsigned dsum_blocks = static_cast<unsigned>((rows * 32 + kPrepostThreads - 1) / kPrepostThreads);
   bwd_dsum_kernel<Element><<<dsum_blocks, kPrepostThreads, 0, stream>>>(params);
   cudaError_t err = cudaGetLastError();
   if (err != cudaSuccess) return err;
-  err = params.dropout_p > 0.f ? launch_bwd_main<Traits, kCausal, true>(params, stream)
-                               : launch_bwd_main<Traits, kCausal, false>(params, stream);
+  err = main();
   if (err != cudaSuccess) return err;
-  constexpr int kPieces = Traits::kHeadDim / 8;
+  constexpr int kPieces = kHeadDim / 8;
   const unsigned convert_blocks =
       static_cast<unsigned>((rows * kPieces + kPrepostThreads - 1) / kPrepostThreads);
-  bwd_convert_dq_kernel<Element, Traits::kHeadDim>
-      <<<convert_blocks, kPrepostThreads, 0, stream>>>(params);
+  bwd_convert_dq_kernel<Element, kHeadDim><<<convert_blocks, kPrepostThreads, 0, stream>>>(params);
   return cudaGetLastError();
+}
+
+template <typename Traits, bool kCausal>
+cudaError_t launch_bwd_sm80(const BwdParams& params, cudaStream_t stream) {
+  auto launch = [&](auto kernel) {
+    return launch_bwd_main(kernel, Traits::kNThreads, Traits::kSmemSize, Traits::kBlockN, params,
+                           stream);
+  };
+  return launch_bwd<typename Traits::Element, Traits::kHeadDim>(params, stream, [&] {
+    return params.dropout_p > 0.f ? launch(&bwd_kernel<Traits, kCausal, true>)
+                                  : launch(&bwd_kernel<Traits, kCausal, false>);
+  });
 }
 
 template <typename Element, int kHeadDim, bool kCausal>
 cudaError_t run_bwd_(BwdParams& params, int max_smem, cudaStream_t stream) {
+  using Sm90 = Sm90BwdConfig<kHeadDim, Element>;
+  if constexpr (!std::is_void_v<Sm90>) {
+    auto kernel = &bwd_sm90_kernel<Sm90, kCausal>;
+    static const bool sm90 = has_sm90_binary(kernel);
+    if (sm90 && params.hopper_kernels && params.dropout_p == 0.f && Sm90::kSmemSize <= max_smem) {
+      return launch_bwd<Element, kHeadDim>(params, stream, [&] {
+        return launch_bwd_main(kernel, Sm90::kNThreads, Sm90::kSmemSize, Sm90::kBlockN, params,
+                               stream);
+      });
+    }
+  }
   using Config = BwdConfig<kHeadDim, Element>;
   if (Config::Main::kSmemSize <= max_smem) {
-    return launch_bwd<typename Config::Main, kCausal>(params, stream);
+    return launch_bwd_sm80<typename Config::Main, kCausal>(params, stream);
   }
   if constexpr (Config::kHasLean) {
     if (Config::Lean::kSmemSize <= max_smem) {
-      return launch_bwd<typename Config::Lean, kCausal>(params, stream);
+      return launch_bwd_sm80<typename Config::Lean, kCausal>(params, stream);
     }
   }
   return cudaErrorInvalidConfiguration;  // bwd_unsupported said so first

@@ -65,6 +65,9 @@ struct FwdParams {
 
   bool is_bf16 = false;  // else fp16
   int num_sms = 0;       // of the device, for the split heuristic
+  // Run the Hopper (wgmma) kernels where the device and the call allow; false keeps every call
+  // on the sm80 kernels (FLASH_EXT_SM80_KERNELS=1: tests of those on Hopper, comparisons).
+  bool hopper_kernels = true;
 };
 
 // The backward reads the forward's call (q, k, v, out, lse and every option) and adds the

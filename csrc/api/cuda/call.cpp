@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstdlib>
+#include <string>
 
 #include "../tensors.h"
 
@@ -72,6 +74,8 @@ void set_sizes(flash::FwdParams& p, const Tensor& q, const Tensor& k, int64_t ba
   p.dropout_p = static_cast<float>(dropout_p);
   if (seed.defined()) p.dropout_seed = seed.data_ptr<int64_t>();
   p.num_sms = device_attribute(cudaDevAttrMultiProcessorCount, q);
+  const char* sm80_only = std::getenv("FLASH_EXT_SM80_KERNELS");  // per call: tests toggle it
+  p.hopper_kernels = sm80_only == nullptr || std::string(sm80_only) != "1";
 }
 
 void check_dropout_seed(const Tensor& seed) {

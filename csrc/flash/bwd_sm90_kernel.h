@@ -1,0 +1,413 @@
+// The flash backward on Hopper (sm_90a): bwd_kernel.h's algorithm (a CTA owns kBlockN keys and
+// walks the query blocks of its KV head's group) with every GEMM on wgmma, whose operands come
+// from shared memory by descriptor instead of ldmatrix: the mma.sync kernel is bound by issuing
+// those loads and its MMAs. Two warpgroups own 64 keys each and compute the transposed scores:
+//   S^T = K Q^T, dP^T = V dO^T            (shared memory operands, issued together)
+//   P^T = exp2(S^T scale - lse), dS^T = P^T * (dP^T - D)
+//   dV += P^T dO, dK += dS^T Q            (P^T, dS^T from registers)
+//   dQ  = dS K                            (dS through shared memory; fp32 atomics)
+// Q, dO, lse and D of the next step load (cp.async, fenced for the tensor cores' proxy) while
+// this one computes. Serves every feature but dropout, which stays on bwd_kernel.h.
+#pragma once
+
+#include <cmath>
+
+#include <cute/tensor.hpp>
+#include <cutlass/fast_math.h>
+
+#include "bwd_prepost.h"
+#include "kernel_traits.h"
+#include "mask.h"
+#include "params.h"
+#include "seqlen.h"
+#include "sm90.h"
+#include "utils.h"
+
+namespace flash {
+
+using namespace cute;
+
+// kBlockN = 128 keys (64 per warpgroup), kBlockM query rows per step. dQ (kBlockM x kHeadDim)
+// is split between the warpgroups along the head dim when kBlockM = 64, along the rows when 128.
+template <int kHeadDim_, int kBlockM_, typename Element_>
+struct Sm90BwdTraits : TraitsBase<kHeadDim_, 8, Element_> {
+  using Base = TraitsBase<kHeadDim_, 8, Element_>;
+  using Element = Element_;
+  static constexpr int kHeadDim = kHeadDim_;
+  static constexpr int kBlockM = kBlockM_;
+  static constexpr int kBlockN = 128;
+  static constexpr int kNThreads = 256;
+  static_assert(kHeadDim % 64 == 0 && (kBlockM == 64 || kBlockM == 128));
+
+  using WarpGroupsM = Layout<Shape<_2, _1, _1>>;
+  using TiledMmaSdP = decltype(make_tiled_mma(
+      GMMA::ss_op_selector<Element, Element, float, Shape<_64, Int<kBlockM>, Int<kHeadDim>>>(),
+      WarpGroupsM{}));
+  using TiledMmadKV = decltype(make_tiled_mma(
+      GMMA::rs_op_selector<Element, Element, float, Shape<_64, Int<kHeadDim>, Int<kBlockM>>,
+                           GMMA::Major::K, GMMA::Major::MN>(),
+      WarpGroupsM{}));
+  static constexpr bool kDqSplitD = kBlockM == 64;
+  using TiledMmadQ = decltype(make_tiled_mma(
+      GMMA::ss_op_selector<Element, Element, float,
+                           Shape<_64, Int<kDqSplitD ? kHeadDim / 2 : kHeadDim>, Int<kBlockN>>,
+                           GMMA::Major::MN, GMMA::Major::MN>(),
+      std::conditional_t<kDqSplitD, Layout<Shape<_1, _2, _1>>, WarpGroupsM>{}));
+
+  // Q, dO, K, V as loaded (head dim contiguous): K-major for S^T and dP^T; their transposed
+  // views are the MN-major B operands of dK, dV and dQ. dS is stored query-contiguous, the
+  // MN-major A of dQ.
+  template <int kRows>
+  using SmemLayoutRowsK = decltype(tile_to_shape(GMMA::Layout_K_SW128_Atom<Element>{},
+                                                 Shape<Int<kRows>, Int<kHeadDim>>{}));
+  template <int kRows>
+  using SmemLayoutRowsKt = decltype(composition(
+      SmemLayoutRowsK<kRows>{}, make_layout(Shape<Int<kHeadDim>, Int<kRows>>{}, GenRowMajor{})));
+  using SmemLayoutQ = SmemLayoutRowsK<kBlockM>;   // (kBlockM, kHeadDim), also dO
+  using SmemLayoutQt = SmemLayoutRowsKt<kBlockM>;  // (kHeadDim, kBlockM)
+  using SmemLayoutK = SmemLayoutRowsK<kBlockN>;   // (kBlockN, kHeadDim), also V
+  using SmemLayoutKt = SmemLayoutRowsKt<kBlockN>;  // (kHeadDim, kBlockN)
+  using SmemLayoutdS = decltype(tile_to_shape(GMMA::Layout_MN_SW128_Atom<Element>{},
+                                              Shape<Int<kBlockM>, Int<kBlockN>>{}));
+  using SmemLayoutdSt = decltype(composition(
+      SmemLayoutdS{}, make_layout(Shape<Int<kBlockN>, Int<kBlockM>>{}, GenRowMajor{})));
+
+  static constexpr int kSmemQ = kBlockM * kHeadDim;  // elements of one Q (or dO) buffer
+  static constexpr int kSmemKV = kBlockN * kHeadDim;
+  static constexpr int kSmemdS = kBlockM * kBlockN;
+  // Two buffers of Q and of dO, K, V, dS; then two buffers of lse and of D (fp32).
+  static constexpr int kSmemRowStats = (4 * kSmemQ + 2 * kSmemKV + kSmemdS) * sizeof(Element);
+  static constexpr int kSmemSize = kSmemRowStats + 4 * kBlockM * sizeof(float);
+};
+
+// 4-byte cp.async that zero-fills when !valid.
+__forceinline__ __device__ void cp_async_4(float* smem, const float* gmem, bool valid) {
+  const unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(smem));
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(dst), "l"(gmem),
+               "r"(valid ? 4 : 0));
+}
+
+template <typename Traits, bool kCausal>
+__device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, const SeqLen& seq,
+                                                   int bidb, int kv_head, int n_block,
+                                                   int dq_slice, char* smem) {
+  using Element = typename Traits::Element;
+  constexpr int kBlockM = Traits::kBlockM;
+  constexpr int kBlockN = Traits::kBlockN;
+  constexpr int kHeadDim = Traits::kHeadDim;
+  const int tidx = threadIdx.x;
+  const int n0 = n_block * kBlockN;
+  const int keys = min(kBlockN, seq.seqlen_k - n0);
+
+  const Mask<kCausal> visible(seq.seqlen_q, seq.seqlen_k, params.bottom_right,
+                              params.window_left, params.window_right, 0.f);
+  const int row_begin = visible.row_begin(n0);
+  const int row_end = visible.row_end(n0 + keys - 1, seq.seqlen_q);
+  const int m_first = row_begin / kBlockM;
+  const int num_m = row_end > row_begin ? (row_end + kBlockM - 1) / kBlockM - m_first : 0;
+  const int group = params.heads_q / params.heads_kv;
+  const int num_steps = num_m * group;
+
+  Element* smem_e = reinterpret_cast<Element*>(smem);
+  Tensor sQ = make_tensor(make_smem_ptr(smem_e), typename Traits::SmemLayoutQ{});
+  Tensor sQt = make_tensor(make_smem_ptr(smem_e), typename Traits::SmemLayoutQt{});
+  Tensor sdO = make_tensor(make_smem_ptr(smem_e + 2 * Traits::kSmemQ), typename Traits::SmemLayoutQ{});
+  Tensor sdOt = make_tensor(make_smem_ptr(smem_e + 2 * Traits::kSmemQ), typename Traits::SmemLayoutQt{});
+  Element* smem_k = smem_e + 4 * Traits::kSmemQ;
+  Tensor sK = make_tensor(make_smem_ptr(smem_k), typename Traits::SmemLayoutK{});
+  Tensor sKt = make_tensor(make_smem_ptr(smem_k), typename Traits::SmemLayoutKt{});
+  Tensor sV = make_tensor(make_smem_ptr(smem_k + Traits::kSmemKV), typename Traits::SmemLayoutK{});
+  Element* smem_ds = smem_k + 2 * Traits::kSmemKV;
+  Tensor sdS = make_tensor(make_smem_ptr(smem_ds), typename Traits::SmemLayoutdS{});
+  Tensor sdSt = make_tensor(make_smem_ptr(smem_ds), typename Traits::SmemLayoutdSt{});
+  float* smem_lse = reinterpret_cast<float*>(smem + Traits::kSmemRowStats);  // [2][kBlockM]
+  float* smem_dsum = smem_lse + 2 * kBlockM;                                  // [2][kBlockM]
+  // Q-like buffer of step i (two of each: the next step's loads while this one computes).
+  auto buffer = [&](int i) { return (i % 2) * Traits::kSmemQ; };
+
+  typename Traits::GmemTiledCopyLoad gmem_copy;
+  auto gmem_thr_copy = gmem_copy.get_thread_slice(tidx);
+  Tensor tQcQ = gmem_thr_copy.partition_S(make_identity_tensor(Shape<Int<kBlockM>, Int<kHeadDim>>{}));
+  Tensor tKVcKV = gmem_thr_copy.partition_S(make_identity_tensor(Shape<Int<kBlockN>, Int<kHeadDim>>{}));
+  Tensor tpD = make_tensor<bool>(make_shape(size<2>(tQcQ)));
+  CUTE_UNROLL
+  for (int k = 0; k < size(tpD); ++k) tpD(k) = get<1>(tQcQ(0, 0, k)) < params.head_dim;
+  Tensor tQsQ = gmem_thr_copy.partition_D(sQ);
+  Tensor tdOsdO = gmem_thr_copy.partition_D(sdO);
+
+  const int h_first = kv_head * group;
+  const int m_last = m_first + num_m - 1;
+  auto rows_at = [&](const void* base, int64_t batch_stride, int64_t head_stride,
+                     int64_t row_stride) {
+    const Element* ptr = static_cast<const Element*>(base) +
+        seq.q_offset(batch_stride, head_stride, row_stride, bidb, h_first);
+    return gmem_thr_copy.partition_S(make_tensor(
+        make_gmem_ptr(ptr), Shape<Int<kBlockM>, Int<kHeadDim>>{}, make_stride(row_stride, _1{})));
+  };
+  Tensor tQgQ = rows_at(params.q, params.q_batch_stride, params.q_head_stride, params.q_row_stride);
+  Tensor tdOgdO = rows_at(params.dout, params.do_batch_stride, params.do_head_stride,
+                          params.do_row_stride);
+  auto load_rows = [&](auto const& src0, int64_t head_stride, int64_t row_stride, int h, int m,
+                       auto const& dst0, int i) {
+    Tensor src = make_tensor(src0.data() + (int64_t(h - h_first) * head_stride +
+                                            int64_t(m) * kBlockM * row_stride),
+                             src0.layout());
+    Tensor dst = make_tensor(dst0.data() + buffer(i), dst0.layout());
+    const int rows = seq.seqlen_q - m * kBlockM;
+    if (rows >= kBlockM) {
+      copy_tile<false>(gmem_copy, src, dst, tQcQ, tpD, rows);
+    } else {
+      copy_tile<true>(gmem_copy, src, dst, tQcQ, tpD, rows);
+    }
+  };
+  // Q, dO, lse and D of step i's (head h, query block m); rows past the sequence read as 0,
+  // which makes their P^T dO and dS^T Q terms 0.
+  auto load_step = [&](int i, int h, int m) {
+    load_rows(tQgQ, params.q_head_stride, params.q_row_stride, h, m, tQsQ, i);
+    load_rows(tdOgdO, params.do_head_stride, params.do_row_stride, h, m, tdOsdO, i);
+    if (tidx < 2 * kBlockM) {
+      const int row = m * kBlockM + tidx % kBlockM;
+      const int64_t offset = seq.lse_offset(params, bidb, h) + min(row, seq.seqlen_q - 1);
+      const float* src = tidx < kBlockM ? params.lse + offset : params.dsum + offset;
+      float* dst = (tidx < kBlockM ? smem_lse : smem_dsum) + (i % 2) * kBlockM + tidx % kBlockM;
+      cp_async_4(dst, src, row < seq.seqlen_q);
+    }
+  };
+
+  auto kv_tile = [&](auto* base, int64_t batch_stride, int64_t head_stride, int64_t row_stride) {
+    using T = std::conditional_t<std::is_const_v<std::remove_pointer_t<decltype(base)>>,
+                                 const Element, Element>;
+    T* ptr = static_cast<T*>(base) +
+        seq.k_offset(batch_stride, head_stride, row_stride, bidb, kv_head) +
+        int64_t(n0) * row_stride;
+    return make_tensor(make_gmem_ptr(ptr), Shape<Int<kBlockN>, Int<kHeadDim>>{},
+                       make_stride(row_stride, _1{}));
+  };
+
+  typename Traits::TiledMmaSdP mma_sdp;
+  auto thr_sdp = mma_sdp.get_thread_slice(tidx);
+  Tensor tSrK = thr_sdp.partition_fragment_A(sK);   // descriptors (MMA, MMA_M, MMA_K)
+  Tensor tSrQ = thr_sdp.partition_fragment_B(sQ);   // (MMA, MMA_N, MMA_K)
+  Tensor tdPrV = thr_sdp.partition_fragment_A(sV);
+  Tensor tdPrdO = thr_sdp.partition_fragment_B(sdO);
+  typename Traits::TiledMmadKV mma_dkv;
+  auto thr_dkv = mma_dkv.get_thread_slice(tidx);
+  Tensor tdVrdO = thr_dkv.partition_fragment_B(sdOt);  // (MMA, MMA_N, MMA_K)
+  Tensor tdKrQ = thr_dkv.partition_fragment_B(sQt);
+  typename Traits::TiledMmadQ mma_dq;
+  auto thr_dq = mma_dq.get_thread_slice(tidx);
+  Tensor tdQrdS = thr_dq.partition_fragment_A(sdS);  // (MMA, MMA_M, MMA_K)
+  Tensor tdQrK = thr_dq.partition_fragment_B(sKt);   // (MMA, MMA_N, MMA_K)
+  // Descriptors of buffer i (step i's Q and dO): their iterator counts 16-byte units.
+  auto at_buffer = [&](auto const& desc, int i) {
+    return make_tensor(desc.data() + buffer(i) * int(sizeof(Element)) / 16, desc.layout());
+  };
+
+  auto copy_dS = make_tiled_copy_C(typename Traits::SmemCopyAtomAcc{}, mma_sdp);
+  auto thr_copy_dS = copy_dS.get_thread_slice(tidx);
+  Tensor tdSsdS = thr_copy_dS.partition_D(sdSt);
+
+  // (key, query) of each element of this thread's S^T accumulator, and (query, col) of dQ's.
+  Tensor tScS = thr_sdp.partition_C(make_identity_tensor(Shape<Int<kBlockN>, Int<kBlockM>>{}));
+  Tensor tScS_rc = make_tensor(tScS.data(), gmma_acc_rowcol_layout(tScS.layout()));  // (rows, cols)
+  Tensor tdQcdQ = thr_dq.partition_C(make_identity_tensor(Shape<Int<kBlockM>, Int<kHeadDim>>{}));
+  constexpr int kCols = decltype(size<1>(tScS_rc))::value;
+
+  Tensor acc_dk = partition_fragment_C(mma_dkv, Shape<Int<kBlockN>, Int<kHeadDim>>{});  // (MMA, MMA_M, MMA_N)
+  Tensor acc_dv = partition_fragment_C(mma_dkv, Shape<Int<kBlockN>, Int<kHeadDim>>{});
+  clear(acc_dk);
+  clear(acc_dv);
+
+  const bool has_softcap = params.softcap > 0.f;
+  const float softmax_scale = has_softcap ? params.softcap : params.scale;
+  const float softcap_prescale = has_softcap ? params.scale / params.softcap : 1.f;
+  const float scale_log2 = softmax_scale * float(M_LOG2E);
+  const bool all_masked = has_softcap || params.alibi_slopes != nullptr;
+  const int64_t dq_slice_size = LseRows(params).count() * kHeadDim;
+
+  if (num_steps > 0) {
+    Tensor tKsK = gmem_thr_copy.partition_D(sK);
+    Tensor tVsV = gmem_thr_copy.partition_D(sV);
+    copy_tile<true>(gmem_copy,
+                    gmem_thr_copy.partition_S(kv_tile(params.k, params.k_batch_stride,
+                                                      params.k_head_stride, params.k_row_stride)),
+                    tKsK, tKVcKV, tpD, keys);
+    copy_tile<true>(gmem_copy,
+                    gmem_thr_copy.partition_S(kv_tile(params.v, params.v_batch_stride,
+                                                      params.v_head_stride, params.v_row_stride)),
+                    tVsV, tKVcKV, tpD, keys);
+    load_step(0, h_first, m_first);
+    cp_async_fence();
+  }
+
+  auto step = [&](int i, int h, int m, int h_next, int m_next, auto is_masked)
+                  __attribute__((always_inline)) {
+    const int m0 = m * kBlockM;
+    const int m_end = min(m0 + kBlockM, seq.seqlen_q);
+    cp_async_wait<0>();
+    fence_async_proxy();
+    __syncthreads();  // step i's loads have landed; step i - 1 is done with the other buffers
+    if (i + 1 < num_steps) {
+      load_step(i + 1, h_next, m_next);
+      cp_async_fence();
+    }
+
+    Tensor acc_s = partition_fragment_C(mma_sdp, Shape<Int<kBlockN>, Int<kBlockM>>{});  // (MMA, MMA_M, MMA_N)
+    Tensor acc_dp = partition_fragment_C(mma_sdp, Shape<Int<kBlockN>, Int<kBlockM>>{});
+    gmma_issue<true>(mma_sdp, tSrK, at_buffer(tSrQ, i), acc_s);
+    gmma_issue<true>(mma_sdp, tdPrV, at_buffer(tdPrdO, i), acc_dp);
+    Tensor s = make_tensor(acc_s.data(), gmma_acc_rowcol_layout(acc_s.layout()));  // (keys, queries)
+    Tensor dp = make_tensor(acc_dp.data(), gmma_acc_rowcol_layout(acc_dp.layout()));
+    const float* lse_i = smem_lse + (i % 2) * kBlockM;
+    const float* dsum_i = smem_dsum + (i % 2) * kBlockM;
+    // lse of query column c, log2-scaled; a row with no visible key (lse = -inf) gets P = 0.
+    auto lse_log2 = [&](int c) {
+      const float lse = lse_i[get<1>(tScS_rc(0, c))];
+      return lse == -INFINITY ? INFINITY : lse * float(M_LOG2E);
+    };
+    warpgroup_wait<1>();
+    gmma_done(acc_s);
+
+    const float alibi_coef = decltype(is_masked)::value && params.alibi_slopes != nullptr
+        ? -params.alibi_slopes[bidb * params.alibi_batch_stride + h] / softmax_scale
+        : 0.f;
+    const Mask<kCausal> mask(seq.seqlen_q, seq.seqlen_k, params.bottom_right, params.window_left,
+                             params.window_right, alibi_coef);
+    if constexpr (decltype(is_masked)::value) {
+      if (has_softcap) {
+        CUTE_UNROLL
+        for (int j = 0; j < size(acc_s); ++j) acc_s(j) = cutlass::fast_tanh(acc_s(j) * softcap_prescale);
+      }
+      const bool visibility = mask.template block_needs_mask<kBlockN>(n0, m0, m_end);
+      CUTE_UNROLL
+      for (int r = 0; r < size<0>(s); ++r) {
+        CUTE_UNROLL
+        for (int c = 0; c < kCols; ++c) {
+          mask.apply_one(s(r, c), m0 + get<1>(tScS_rc(r, c)), n0 + get<0>(tScS_rc(r, c)),
+                         visibility);
+        }
+      }
+    }
+    CUTE_UNROLL
+    for (int c = 0; c < kCols; ++c) {
+      const float lse = lse_log2(c);
+      CUTE_UNROLL
+      for (int r = 0; r < size<0>(s); ++r) s(r, c) = exp2f(s(r, c) * scale_log2 - lse);
+    }
+    Tensor rP = convert_type<Element>(acc_s);
+    warpgroup_wait<0>();
+    gmma_done(acc_dp);
+    CUTE_UNROLL
+    for (int c = 0; c < kCols; ++c) {
+      const float dsum = dsum_i[get<1>(tScS_rc(0, c))];
+      CUTE_UNROLL
+      for (int r = 0; r < size<0>(s); ++r) {
+        const float p = s(r, c);
+        float ds = p * (dp(r, c) - dsum);
+        if constexpr (decltype(is_masked)::value) {
+          // Softcap's 1 - tanh^2 from P, as in bwd_kernel.h.
+          if (has_softcap && p != 0.f) {
+            float x = 0.f;
+            mask.apply_one(x, m0 + get<1>(tScS_rc(r, c)), n0 + get<0>(tScS_rc(r, c)), false);
+            const float t = (__log2f(p) + lse_log2(c)) / scale_log2 - x;
+            ds *= 1.f - t * t;
+          }
+        }
+        dp(r, c) = ds;
+      }
+    }
+    Tensor rdS = convert_type<Element>(acc_dp);
+    Tensor tdVrP = make_tensor(rP.data(), gmma_acc_as_a_layout(rP.layout()));   // (MMA, MMA_M, MMA_K)
+    Tensor tdKrdS = make_tensor(rdS.data(), gmma_acc_as_a_layout(rdS.layout()));
+    gmma_issue<false>(mma_dkv, tdVrP, at_buffer(tdVrdO, i), acc_dv);
+    gmma_issue<false>(mma_dkv, tdKrdS, at_buffer(tdKrQ, i), acc_dk);
+    copy(copy_dS, thr_copy_dS.retile_S(rdS), tdSsdS);
+    fence_async_proxy();
+    __syncthreads();  // dS of both warpgroups is in shared memory
+
+    Tensor acc_dq = partition_fragment_C(mma_dq, Shape<Int<kBlockM>, Int<kHeadDim>>{});  // (MMA, MMA_M, MMA_N)
+    gmma_issue<true>(mma_dq, tdQrdS, tdQrK, acc_dq);
+    warpgroup_wait<0>();
+    gmma_done(acc_dv);
+    gmma_done(acc_dk);
+    gmma_done(acc_dq);
+    warpgroup_fence_operand(rP);
+    warpgroup_fence_operand(rdS);
+    const int64_t row_offset = seq.lse_offset(params, bidb, h);
+    Tensor gdQaccum = make_tensor(
+        make_gmem_ptr(params.dq_accum + dq_slice * dq_slice_size + (row_offset + m0) * kHeadDim),
+        Shape<Int<kBlockM>, Int<kHeadDim>>{}, Stride<Int<kHeadDim>, _1>{});
+    Tensor tdQgdQaccum = thr_dq.partition_C(gdQaccum);  // like acc_dq
+    if (m0 + kBlockM <= seq.seqlen_q) {
+      atomic_add_dq<false>(acc_dq, tdQgdQaccum, tdQcdQ, seq.seqlen_q - m0);
+    } else {
+      atomic_add_dq<true>(acc_dq, tdQgdQaccum, tdQcdQ, seq.seqlen_q - m0);
+    }
+  };
+
+  for (int i = 0, h = h_first, m = m_first; i < num_steps; ++i) {
+    const int h_next = m == m_last ? h + 1 : h;
+    const int m_next = m == m_last ? m_first : m + 1;
+    const int m0 = m * kBlockM;
+    if (all_masked ||
+        visible.template block_needs_mask<kBlockN>(n0, m0, min(m0 + kBlockM, seq.seqlen_q))) {
+      step(i, h, m, h_next, m_next, std::true_type{});
+    } else {
+      step(i, h, m, h_next, m_next, std::false_type{});
+    }
+    h = h_next;
+    m = m_next;
+  }
+
+  // dK = scale * dS^T Q and dV through shared memory (K's and V's) to 16-byte global stores.
+  CUTE_UNROLL
+  for (int j = 0; j < size(acc_dk); ++j) acc_dk(j) *= params.scale;
+  Tensor rdK = convert_type<Element>(acc_dk);
+  Tensor rdV = convert_type<Element>(acc_dv);
+  cp_async_wait<0>();
+  __syncthreads();  // every warpgroup is done with sK and sV
+  using SmemLayoutKVOut = typename Traits::Base::template SmemLayoutRows<kBlockN>;
+  Tensor sdK = make_tensor(make_smem_ptr(smem_k), SmemLayoutKVOut{});
+  Tensor sdV = make_tensor(make_smem_ptr(smem_k + Traits::kSmemKV), SmemLayoutKVOut{});
+  auto copy_dKV = make_tiled_copy_C(typename Traits::SmemCopyAtomAcc{}, mma_dkv);
+  auto thr_copy_dKV = copy_dKV.get_thread_slice(tidx);
+  copy(copy_dKV, thr_copy_dKV.retile_S(rdK), thr_copy_dKV.partition_D(sdK));
+  copy(copy_dKV, thr_copy_dKV.retile_S(rdV), thr_copy_dKV.partition_D(sdV));
+  __syncthreads();
+
+  typename Traits::GmemTiledCopyStore gmem_store;
+  auto gmem_thr_store = gmem_store.get_thread_slice(tidx);
+  Tensor tcKV = gmem_thr_store.partition_D(make_identity_tensor(Shape<Int<kBlockN>, Int<kHeadDim>>{}));
+  Tensor tpStore = make_tensor<bool>(make_shape(size<2>(tcKV)));
+  CUTE_UNROLL
+  for (int k = 0; k < size(tpStore); ++k) tpStore(k) = get<1>(tcKV(0, 0, k)) < params.head_dim;
+  auto store = [&](auto const& src, void* base, int64_t batch_stride, int64_t head_stride,
+                   int64_t row_stride) {
+    Tensor tS = gmem_thr_store.partition_S(src);
+    Tensor tR = make_fragment_like(tS);
+    copy(gmem_store, tS, tR);
+    Tensor tG = gmem_thr_store.partition_D(kv_tile(base, batch_stride, head_stride, row_stride));
+    store_tile(gmem_store, tR, tG, tcKV, tpStore, keys);
+  };
+  store(sdK, params.dk, params.dk_batch_stride, params.dk_head_stride, params.dk_row_stride);
+  store(sdV, params.dv, params.dv_batch_stride, params.dv_head_stride, params.dv_row_stride);
+}
+
+// Grid (key blocks, or the deterministic dq slices, batch, KV heads), as bwd_kernel.
+template <typename Traits, bool kCausal>
+__global__ void __launch_bounds__(Traits::kNThreads, 1)
+    bwd_sm90_kernel(__grid_constant__ const BwdParams params) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  extern __shared__ __align__(128) char smem[];
+  const int bidb = blockIdx.y, kv_head = blockIdx.z;
+  const SeqLen seq(params, bidb);
+  const int dq_slice = params.deterministic ? blockIdx.x : 0;
+  for (int n_block = blockIdx.x; n_block * Traits::kBlockN < seq.seqlen_k;
+       n_block += gridDim.x) {
+    bwd_sm90_key_block<Traits, kCausal>(params, seq, bidb, kv_head, n_block, dq_slice, smem);
+    __syncthreads();  // the next key block reuses the shared memory
+  }
+#endif
+}
+
+}  // namespace flash

@@ -1,0 +1,73 @@
+// Hopper (sm_90a) pieces shared by the wgmma kernels: accumulator layout views, the async-proxy
+// fence, issuing a warpgroup GEMM, and whether the Hopper binary is the one that runs. The
+// kernels compile to an empty body for other targets; has_sm90_binary keeps them from running.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cute/tensor.hpp>
+
+namespace flash {
+
+using namespace cute;
+
+// The wgmma accumulator ((2, 2, N/8), MMA_M, MMA_N) as rows x cols ((2, MMA_M), (2, N/8 * MMA_N)):
+// value (c, r, t) is column 8t + 2q + c, row lane/4 + 8r of the warp's 16 (q = lane % 4).
+template <typename Layout>
+__forceinline__ __device__ auto gmma_acc_rowcol_layout(Layout acc) {
+  static_assert(decltype(rank<0>(acc))::value == 3);
+  return make_layout(make_layout(get<0, 1>(acc), get<1>(acc)),
+                     make_layout(get<0, 0>(acc), make_layout(get<0, 2>(acc), get<2>(acc))));
+}
+
+// An accumulator of one MMA along N as the register A operand of a GEMM whose K is that N:
+// ((2, 2, N/8), MMA_M, 1) -> ((2, 2, 2), MMA_M, N/16).
+template <typename Layout>
+__forceinline__ __device__ auto gmma_acc_as_a_layout(Layout acc) {
+  static_assert(decltype(size<2>(acc))::value == 1);
+  auto cols = logical_divide(get<0, 2>(acc), Shape<_2>{});  // ((2, N/16))
+  return make_layout(make_layout(get<0, 0>(acc), get<0, 1>(acc), get<0, 0>(cols)), get<1>(acc),
+                     get<0, 1>(cols));
+}
+
+// Makes this thread's shared memory writes (stores, cp.async) visible to the tensor cores, which
+// read shared memory through the async proxy; before the barrier that publishes them.
+__forceinline__ __device__ void fence_async_proxy() {
+  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+}
+
+// Issues acc = A B (kZero) or acc += A B over every k-block as one wgmma batch of the
+// warpgroup, without waiting: warpgroup_wait<n>() then gmma_done(acc) before reading acc.
+template <bool kZero, typename TiledMma, typename TA, typename TB, typename Acc>
+__forceinline__ __device__ void gmma_issue(TiledMma& tiled_mma, TA const& tA, TB const& tB,
+                                           Acc& acc) {
+  warpgroup_fence_operand(acc);
+  warpgroup_arrive();
+  if constexpr (kZero) tiled_mma.accumulate_ = GMMA::ScaleOut::Zero;
+  CUTE_UNROLL
+  for (int k = 0; k < size<2>(tA); ++k) {
+    cute::gemm(tiled_mma, tA(_, _, k), tB(_, _, k), acc);
+    tiled_mma.accumulate_ = GMMA::ScaleOut::One;
+  }
+  warpgroup_commit_batch();
+  warpgroup_fence_operand(acc);
+}
+
+template <typename Acc>
+__forceinline__ __device__ void gmma_done(Acc& acc) {
+  warpgroup_fence_operand(acc);
+}
+
+// Whether the binary the driver picked for this device is sm_90's: the build has sm_90a and
+// the device is a Hopper part. Elsewhere a Hopper kernel's body is empty and must not run.
+template <typename Kernel>
+bool has_sm90_binary(Kernel kernel) {
+  cudaFuncAttributes attr;
+  if (cudaFuncGetAttributes(&attr, kernel) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return false;
+  }
+  return attr.binaryVersion == 90;
+}
+
+}  // namespace flash
