@@ -18,6 +18,7 @@
 #include <cute/tensor.hpp>
 #include <cutlass/fast_math.h>
 
+#include "bwd_block.h"
 #include "bwd_prepost.h"
 #include "dropout.h"
 #include "kernel_traits.h"
@@ -123,17 +124,6 @@ __device__ __forceinline__ void bwd_key_block(const BwdParams& params, const Seq
     load_rows(tdOgdO, params.do_head_stride, params.do_row_stride, h, m, tdOsdO);
   };
 
-  // Rows [n0, n0 + kBlockN) of (bidb, kv_head) in a tensor laid out like k.
-  auto kv_tile = [&](auto* base, int64_t batch_stride, int64_t head_stride, int64_t row_stride) {
-    using T = std::conditional_t<std::is_const_v<std::remove_pointer_t<decltype(base)>>,
-                                 const Element, Element>;
-    T* ptr = static_cast<T*>(base) +
-        seq.k_offset(batch_stride, head_stride, row_stride, bidb, kv_head) +
-        int64_t(n0) * row_stride;
-    return make_tensor(make_gmem_ptr(ptr), Shape<Int<kBlockN>, Int<kHeadDim>>{},
-                       make_stride(row_stride, _1{}));
-  };
-
   typename Traits::TiledMmaSdP mma_sdp;
   auto thr_sdp = mma_sdp.get_thread_slice(tidx);
   Tensor tSrQ = thr_sdp.partition_fragment_A(sQ);  // (MMA, MMA_M, MMA_K)
@@ -195,18 +185,20 @@ __device__ __forceinline__ void bwd_key_block(const BwdParams& params, const Seq
   const float scale_log2 = softmax_scale * float(M_LOG2E);
   const float keep_scale = kDropout ? 1.f / (1.f - params.dropout_p) : 1.f;
   const bool all_masked = has_softcap || params.alibi_slopes != nullptr;
-  const int64_t dq_slice_size = LseRows(params).count() * kHeadDim;
+  float* const dq_accum = params.dq_accum + dq_slice * LseRows(params).count() * kHeadDim;
 
   if (num_steps > 0) {
     Tensor tKsK = gmem_thr_copy.partition_D(sK);
     Tensor tVsV = gmem_thr_copy.partition_D(sV);
     copy_tile<true>(gmem_copy,
-                    gmem_thr_copy.partition_S(kv_tile(params.k, params.k_batch_stride,
-                                                      params.k_head_stride, params.k_row_stride)),
+                    gmem_thr_copy.partition_S(key_rows<Element, kBlockN, kHeadDim>(
+                        params.k, params.k_batch_stride, params.k_head_stride, params.k_row_stride,
+                        seq, bidb, kv_head, n0)),
                     tKsK, tKVcKV, tpD, keys);
     copy_tile<true>(gmem_copy,
-                    gmem_thr_copy.partition_S(kv_tile(params.v, params.v_batch_stride,
-                                                      params.v_head_stride, params.v_row_stride)),
+                    gmem_thr_copy.partition_S(key_rows<Element, kBlockN, kHeadDim>(
+                        params.v, params.v_batch_stride, params.v_head_stride, params.v_row_stride,
+                        seq, bidb, kv_head, n0)),
                     tVsV, tKVcKV, tpD, keys);
     load_q(0, h_first, m_first);
     load_do(h_first, m_first);
@@ -344,66 +336,15 @@ __device__ __forceinline__ void bwd_key_block(const BwdParams& params, const Seq
     clear(acc_dq);
     gemm_ss(acc_dq, tdQrdS, tdQrKt, tdQsdS, tdQsKt, mma_dq, copy_dS, copy_Kt, thr_copy_dS,
             thr_copy_Kt);
-    Tensor gdQaccum = make_tensor(
-        make_gmem_ptr(params.dq_accum + dq_slice * dq_slice_size + (row_offset + m0) * kHeadDim),
-        Shape<Int<kBlockM>, Int<kHeadDim>>{}, Stride<Int<kHeadDim>, _1>{});
-    Tensor tdQgdQaccum = thr_dq.partition_C(gdQaccum);  // like acc_dq
-    if (m0 + kBlockM <= seq.seqlen_q) {
-      atomic_add_dq<false>(acc_dq, tdQgdQaccum, tdQcdQ, seq.seqlen_q - m0);
-    } else {
-      atomic_add_dq<true>(acc_dq, tdQgdQaccum, tdQcdQ, seq.seqlen_q - m0);
-    }
+    add_dq<kBlockM, kHeadDim>(dq_accum, thr_dq, acc_dq, tdQcdQ, row_offset, m0, seq.seqlen_q);
   };
 
-  for (int i = 0, h = h_first, m = m_first; i < num_steps; ++i) {
-    const int h_next = m == m_last ? h + 1 : h;
-    const int m_next = m == m_last ? m_first : m + 1;
-    const int m0 = m * kBlockM;
-    if (all_masked ||
-        visible.template block_needs_mask<kBlockN>(n0, m0, min(m0 + kBlockM, seq.seqlen_q))) {
-      step(i, h, m, h_next, m_next, std::true_type{});
-    } else {
-      step(i, h, m, h_next, m_next, std::false_type{});
-    }
-    h = h_next;
-    m = m_next;
-  }
+  for_each_step<kBlockM, kBlockN>(num_steps, h_first, m_first, m_last, all_masked, visible, n0,
+                                  seq.seqlen_q, step);
 
-  // dK = scale * dS^T Q, dV = r * (P Z)^T dO, through shared memory (K's and V's) to 16-byte
-  // global stores.
-  CUTE_UNROLL
-  for (int j = 0; j < size(acc_dk); ++j) {
-    acc_dk(j) *= params.scale;
-    acc_dv(j) *= keep_scale;
-  }
-  Tensor rdK = convert_type<Element>(acc_dk);
-  Tensor rdV = convert_type<Element>(acc_dv);
-  cp_async_wait<0>();
-  __syncthreads();  // every thread is done with sK and sV
-  Tensor sdK = make_tensor(sK.data(), typename Traits::SmemLayoutKV{});
-  Tensor sdV = make_tensor(sV.data(), typename Traits::SmemLayoutKV{});
-  auto copy_dKV = make_tiled_copy_C(typename Traits::SmemCopyAtomAcc{}, mma_dkv);
-  auto thr_copy_dKV = copy_dKV.get_thread_slice(tidx);
-  copy(copy_dKV, thr_copy_dKV.retile_S(rdK), thr_copy_dKV.partition_D(sdK));
-  copy(copy_dKV, thr_copy_dKV.retile_S(rdV), thr_copy_dKV.partition_D(sdV));
-  __syncthreads();
-
-  typename Traits::GmemTiledCopyStore gmem_store;
-  auto gmem_thr_store = gmem_store.get_thread_slice(tidx);
-  Tensor tcKV = gmem_thr_store.partition_D(make_identity_tensor(Shape<Int<kBlockN>, Int<kHeadDim>>{}));
-  Tensor tpStore = make_tensor<bool>(make_shape(size<2>(tcKV)));
-  CUTE_UNROLL
-  for (int k = 0; k < size(tpStore); ++k) tpStore(k) = get<1>(tcKV(0, 0, k)) < params.head_dim;
-  auto store = [&](auto const& src, void* base, int64_t batch_stride, int64_t head_stride,
-                   int64_t row_stride) {
-    Tensor tS = gmem_thr_store.partition_S(src);
-    Tensor tR = make_fragment_like(tS);
-    copy(gmem_store, tS, tR);
-    Tensor tG = gmem_thr_store.partition_D(kv_tile(base, batch_stride, head_stride, row_stride));
-    store_tile(gmem_store, tR, tG, tcKV, tpStore, keys);
-  };
-  store(sdK, params.dk, params.dk_batch_stride, params.dk_head_stride, params.dk_row_stride);
-  store(sdV, params.dv, params.dv_batch_stride, params.dv_head_stride, params.dv_row_stride);
+  // dK = scale * dS^T Q, dV = r * (P Z)^T dO.
+  store_dk_dv<Traits>(params, seq, bidb, kv_head, n0, keys, mma_dkv, acc_dk, acc_dv, keep_scale,
+                      sK.data().get(), sV.data().get());
 }
 
 // Grid (key blocks, or the deterministic dq slices, batch, KV heads).

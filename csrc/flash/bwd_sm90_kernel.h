@@ -15,6 +15,7 @@
 #include <cute/tensor.hpp>
 #include <cutlass/fast_math.h>
 
+#include "bwd_block.h"
 #include "bwd_prepost.h"
 #include "kernel_traits.h"
 #include "mask.h"
@@ -174,16 +175,6 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
     }
   };
 
-  auto kv_tile = [&](auto* base, int64_t batch_stride, int64_t head_stride, int64_t row_stride) {
-    using T = std::conditional_t<std::is_const_v<std::remove_pointer_t<decltype(base)>>,
-                                 const Element, Element>;
-    T* ptr = static_cast<T*>(base) +
-        seq.k_offset(batch_stride, head_stride, row_stride, bidb, kv_head) +
-        int64_t(n0) * row_stride;
-    return make_tensor(make_gmem_ptr(ptr), Shape<Int<kBlockN>, Int<kHeadDim>>{},
-                       make_stride(row_stride, _1{}));
-  };
-
   typename Traits::TiledMmaSdP mma_sdp;
   auto thr_sdp = mma_sdp.get_thread_slice(tidx);
   Tensor tSrK = thr_sdp.partition_fragment_A(sK);   // descriptors (MMA, MMA_M, MMA_K)
@@ -223,18 +214,20 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
   const float softcap_prescale = has_softcap ? params.scale / params.softcap : 1.f;
   const float scale_log2 = softmax_scale * float(M_LOG2E);
   const bool all_masked = has_softcap || params.alibi_slopes != nullptr;
-  const int64_t dq_slice_size = LseRows(params).count() * kHeadDim;
+  float* const dq_accum = params.dq_accum + dq_slice * LseRows(params).count() * kHeadDim;
 
   if (num_steps > 0) {
     Tensor tKsK = gmem_thr_copy.partition_D(sK);
     Tensor tVsV = gmem_thr_copy.partition_D(sV);
     copy_tile<true>(gmem_copy,
-                    gmem_thr_copy.partition_S(kv_tile(params.k, params.k_batch_stride,
-                                                      params.k_head_stride, params.k_row_stride)),
+                    gmem_thr_copy.partition_S(key_rows<Element, kBlockN, kHeadDim>(
+                        params.k, params.k_batch_stride, params.k_head_stride, params.k_row_stride,
+                        seq, bidb, kv_head, n0)),
                     tKsK, tKVcKV, tpD, keys);
     copy_tile<true>(gmem_copy,
-                    gmem_thr_copy.partition_S(kv_tile(params.v, params.v_batch_stride,
-                                                      params.v_head_stride, params.v_row_stride)),
+                    gmem_thr_copy.partition_S(key_rows<Element, kBlockN, kHeadDim>(
+                        params.v, params.v_batch_stride, params.v_head_stride, params.v_row_stride,
+                        seq, bidb, kv_head, n0)),
                     tVsV, tKVcKV, tpD, keys);
     load_step(0, h_first, m_first);
     cp_async_fence();
@@ -334,63 +327,15 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
     warpgroup_fence_operand(rP);
     warpgroup_fence_operand(rdS);
     const int64_t row_offset = seq.lse_offset(params, bidb, h);
-    Tensor gdQaccum = make_tensor(
-        make_gmem_ptr(params.dq_accum + dq_slice * dq_slice_size + (row_offset + m0) * kHeadDim),
-        Shape<Int<kBlockM>, Int<kHeadDim>>{}, Stride<Int<kHeadDim>, _1>{});
-    Tensor tdQgdQaccum = thr_dq.partition_C(gdQaccum);  // like acc_dq
-    if (m0 + kBlockM <= seq.seqlen_q) {
-      atomic_add_dq<false>(acc_dq, tdQgdQaccum, tdQcdQ, seq.seqlen_q - m0);
-    } else {
-      atomic_add_dq<true>(acc_dq, tdQgdQaccum, tdQcdQ, seq.seqlen_q - m0);
-    }
+    add_dq<kBlockM, kHeadDim>(dq_accum, thr_dq, acc_dq, tdQcdQ, row_offset, m0, seq.seqlen_q);
   };
 
-  for (int i = 0, h = h_first, m = m_first; i < num_steps; ++i) {
-    const int h_next = m == m_last ? h + 1 : h;
-    const int m_next = m == m_last ? m_first : m + 1;
-    const int m0 = m * kBlockM;
-    if (all_masked ||
-        visible.template block_needs_mask<kBlockN>(n0, m0, min(m0 + kBlockM, seq.seqlen_q))) {
-      step(i, h, m, h_next, m_next, std::true_type{});
-    } else {
-      step(i, h, m, h_next, m_next, std::false_type{});
-    }
-    h = h_next;
-    m = m_next;
-  }
+  for_each_step<kBlockM, kBlockN>(num_steps, h_first, m_first, m_last, all_masked, visible, n0,
+                                  seq.seqlen_q, step);
 
-  // dK = scale * dS^T Q and dV through shared memory (K's and V's) to 16-byte global stores.
-  CUTE_UNROLL
-  for (int j = 0; j < size(acc_dk); ++j) acc_dk(j) *= params.scale;
-  Tensor rdK = convert_type<Element>(acc_dk);
-  Tensor rdV = convert_type<Element>(acc_dv);
-  cp_async_wait<0>();
-  __syncthreads();  // every warpgroup is done with sK and sV
-  using SmemLayoutKVOut = typename Traits::Base::template SmemLayoutRows<kBlockN>;
-  Tensor sdK = make_tensor(make_smem_ptr(smem_k), SmemLayoutKVOut{});
-  Tensor sdV = make_tensor(make_smem_ptr(smem_k + Traits::kSmemKV), SmemLayoutKVOut{});
-  auto copy_dKV = make_tiled_copy_C(typename Traits::SmemCopyAtomAcc{}, mma_dkv);
-  auto thr_copy_dKV = copy_dKV.get_thread_slice(tidx);
-  copy(copy_dKV, thr_copy_dKV.retile_S(rdK), thr_copy_dKV.partition_D(sdK));
-  copy(copy_dKV, thr_copy_dKV.retile_S(rdV), thr_copy_dKV.partition_D(sdV));
-  __syncthreads();
-
-  typename Traits::GmemTiledCopyStore gmem_store;
-  auto gmem_thr_store = gmem_store.get_thread_slice(tidx);
-  Tensor tcKV = gmem_thr_store.partition_D(make_identity_tensor(Shape<Int<kBlockN>, Int<kHeadDim>>{}));
-  Tensor tpStore = make_tensor<bool>(make_shape(size<2>(tcKV)));
-  CUTE_UNROLL
-  for (int k = 0; k < size(tpStore); ++k) tpStore(k) = get<1>(tcKV(0, 0, k)) < params.head_dim;
-  auto store = [&](auto const& src, void* base, int64_t batch_stride, int64_t head_stride,
-                   int64_t row_stride) {
-    Tensor tS = gmem_thr_store.partition_S(src);
-    Tensor tR = make_fragment_like(tS);
-    copy(gmem_store, tS, tR);
-    Tensor tG = gmem_thr_store.partition_D(kv_tile(base, batch_stride, head_stride, row_stride));
-    store_tile(gmem_store, tR, tG, tcKV, tpStore, keys);
-  };
-  store(sdK, params.dk, params.dk_batch_stride, params.dk_head_stride, params.dk_row_stride);
-  store(sdV, params.dv, params.dv_batch_stride, params.dv_head_stride, params.dv_row_stride);
+  // dK = scale * dS^T Q.
+  store_dk_dv<Traits>(params, seq, bidb, kv_head, n0, keys, mma_dkv, acc_dk, acc_dv, 1.f, smem_k,
+                      smem_k + Traits::kSmemKV);
 }
 
 // Grid (key blocks, or the deterministic dq slices, batch, KV heads), as bwd_kernel.

@@ -1,0 +1,120 @@
+// What the two flash backward kernels (bwd_kernel.h, bwd_sm90_kernel.h) share around their
+// steps: a key block's rows in global memory, the walk over (query head, query block) steps,
+// a step's dq atomics, and the dK/dV epilogue.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include <cute/tensor.hpp>
+
+#include "bwd_prepost.h"
+#include "mask.h"
+#include "params.h"
+#include "seqlen.h"
+#include "utils.h"
+
+namespace flash {
+
+using namespace cute;
+
+// Rows [n0, n0 + kBlockN) of (bidb, kv_head) in a tensor laid out like k.
+template <typename Element, int kBlockN, int kHeadDim, typename T>
+__device__ __forceinline__ auto key_rows(T* base, int64_t batch_stride, int64_t head_stride,
+                                         int64_t row_stride, const SeqLen& seq, int bidb,
+                                         int kv_head, int n0) {
+  using E = std::conditional_t<std::is_const_v<T>, const Element, Element>;
+  E* ptr = static_cast<E*>(base) + seq.k_offset(batch_stride, head_stride, row_stride, bidb, kv_head) +
+           int64_t(n0) * row_stride;
+  return make_tensor(make_gmem_ptr(ptr), Shape<Int<kBlockN>, Int<kHeadDim>>{},
+                     make_stride(row_stride, _1{}));
+}
+
+// Calls step(i, h, m, h_next, m_next, is_masked) for the num_steps steps of a key block: query
+// heads h_first.. of the group, blocks m_first..m_last of each, is_masked (std::true_type or
+// std::false_type) when the block needs the softcap, ALiBi or visibility code.
+template <int kBlockM, int kBlockN, bool kCausal, typename Step>
+__device__ __forceinline__ void for_each_step(int num_steps, int h_first, int m_first, int m_last,
+                                              bool all_masked, const Mask<kCausal>& visible,
+                                              int n0, int seqlen_q, Step&& step) {
+  for (int i = 0, h = h_first, m = m_first; i < num_steps; ++i) {
+    const int h_next = m == m_last ? h + 1 : h;
+    const int m_next = m == m_last ? m_first : m + 1;
+    const int m0 = m * kBlockM;
+    if (all_masked || visible.template block_needs_mask<kBlockN>(n0, m0, min(m0 + kBlockM, seqlen_q))) {
+      step(i, h, m, h_next, m_next, std::true_type{});
+    } else {
+      step(i, h, m, h_next, m_next, std::false_type{});
+    }
+    h = h_next;
+    m = m_next;
+  }
+}
+
+// Adds a step's dq (acc_dq of thr_dq's partition of kBlockM x kHeadDim) to the fp32
+// accumulators `dq_accum` (the CTA's slice), rows m0.. of the lse rows starting at row_offset.
+template <int kBlockM, int kHeadDim, typename ThrMma, typename Acc, typename Coords>
+__device__ __forceinline__ void add_dq(float* dq_accum, ThrMma const& thr_dq, Acc const& acc_dq,
+                                       Coords const& coords, int64_t row_offset, int m0,
+                                       int seqlen_q) {
+  Tensor gdQaccum = make_tensor(make_gmem_ptr(dq_accum + (row_offset + m0) * kHeadDim),
+                                Shape<Int<kBlockM>, Int<kHeadDim>>{}, Stride<Int<kHeadDim>, _1>{});
+  Tensor tdQgdQaccum = thr_dq.partition_C(gdQaccum);  // like acc_dq
+  if (m0 + kBlockM <= seqlen_q) {
+    atomic_add_dq<false>(acc_dq, tdQgdQaccum, coords, seqlen_q - m0);
+  } else {
+    atomic_add_dq<true>(acc_dq, tdQgdQaccum, coords, seqlen_q - m0);
+  }
+}
+
+// dK = scale * acc_dk and dV = dv_scale * acc_dv (tiled_mma_dkv's accumulators of kBlockN x
+// kHeadDim) through shared memory at smem_k and smem_v (no longer read by anyone) to 16-byte
+// global stores of the block's `keys` rows.
+template <typename Traits, typename TiledMma, typename Acc>
+__device__ __forceinline__ void store_dk_dv(const BwdParams& params, const SeqLen& seq, int bidb,
+                                            int kv_head, int n0, int keys, TiledMma tiled_mma_dkv,
+                                            Acc& acc_dk, Acc& acc_dv, float dv_scale,
+                                            typename Traits::Element* smem_k,
+                                            typename Traits::Element* smem_v) {
+  using Element = typename Traits::Element;
+  constexpr int kBlockN = Traits::kBlockN;
+  constexpr int kHeadDim = Traits::kHeadDim;
+  const int tidx = threadIdx.x;
+  CUTE_UNROLL
+  for (int j = 0; j < size(acc_dk); ++j) {
+    acc_dk(j) *= params.scale;
+    acc_dv(j) *= dv_scale;
+  }
+  Tensor rdK = convert_type<Element>(acc_dk);
+  Tensor rdV = convert_type<Element>(acc_dv);
+  cp_async_wait<0>();
+  __syncthreads();  // every thread is done with K and V in shared memory
+  using SmemLayout = typename Traits::template SmemLayoutRows<kBlockN>;
+  Tensor sdK = make_tensor(make_smem_ptr(smem_k), SmemLayout{});
+  Tensor sdV = make_tensor(make_smem_ptr(smem_v), SmemLayout{});
+  auto copy_dKV = make_tiled_copy_C(typename Traits::SmemCopyAtomAcc{}, tiled_mma_dkv);
+  auto thr_copy_dKV = copy_dKV.get_thread_slice(tidx);
+  copy(copy_dKV, thr_copy_dKV.retile_S(rdK), thr_copy_dKV.partition_D(sdK));
+  copy(copy_dKV, thr_copy_dKV.retile_S(rdV), thr_copy_dKV.partition_D(sdV));
+  __syncthreads();
+
+  typename Traits::GmemTiledCopyStore gmem_store;
+  auto gmem_thr_store = gmem_store.get_thread_slice(tidx);
+  Tensor tcKV = gmem_thr_store.partition_D(make_identity_tensor(Shape<Int<kBlockN>, Int<kHeadDim>>{}));
+  Tensor tpStore = make_tensor<bool>(make_shape(size<2>(tcKV)));
+  CUTE_UNROLL
+  for (int k = 0; k < size(tpStore); ++k) tpStore(k) = get<1>(tcKV(0, 0, k)) < params.head_dim;
+  auto store = [&](auto const& src, void* base, int64_t batch_stride, int64_t head_stride,
+                   int64_t row_stride) {
+    Tensor tS = gmem_thr_store.partition_S(src);
+    Tensor tR = make_fragment_like(tS);
+    copy(gmem_store, tS, tR);
+    Tensor tG = gmem_thr_store.partition_D(key_rows<Element, kBlockN, kHeadDim>(
+        base, batch_stride, head_stride, row_stride, seq, bidb, kv_head, n0));
+    store_tile(gmem_store, tR, tG, tcKV, tpStore, keys);
+  };
+  store(sdK, params.dk, params.dk_batch_stride, params.dk_head_stride, params.dk_row_stride);
+  store(sdV, params.dv, params.dv_batch_stride, params.dv_head_stride, params.dv_row_stride);
+}
+
+}  // namespace flash
