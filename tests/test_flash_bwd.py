@@ -441,7 +441,10 @@ def test_compile_fullgraph_forward_backward(entry):
     grads = torch.autograd.grad(loss, (q, k, v))
     loss_eager = step(q, k, v, slopes)
     grads_eager = torch.autograd.grad(loss_eager, (q, k, v))
-    torch.testing.assert_close(loss, loss_eager)
+    # The loss is an fp32 sum of 102400 terms that partly cancel, which inductor adds in another
+    # order than eager: a few ulp of the terms' scale (4.8e-6 relative was seen). The gradients
+    # must still match bit for bit.
+    torch.testing.assert_close(loss, loss_eager, rtol=1e-5, atol=1e-4)
     for name, a, b in zip("qkv", grads, grads_eager):
         assert torch.equal(a, b), f"d{name}: compiled and eager differ"
 
