@@ -4,10 +4,14 @@
 
 #include <cuda_runtime.h>
 
+#include <type_traits>
+
 #include "flash_fwd.h"
 #include "fwd_combine.h"
 #include "fwd_kernel.h"
+#include "fwd_sm90_kernel.h"
 #include "kernel_traits.h"
+#include "sm90.h"
 
 namespace flash {
 
@@ -34,6 +38,14 @@ FLASH_FWD_CONFIG(224, 128, 64, 8, 64, 64, 4, 64, 64, 4)
 FLASH_FWD_CONFIG(256, 128, 64, 8, 64, 64, 4, 64, 64, 4)
 #undef FLASH_FWD_CONFIG
 
+// The Hopper kernel's tiles per head dim, where it has one: Sm90FwdTraits<D, kBlockN, stages>.
+template <int kHeadDim, typename Element>
+using Sm90FwdConfig = std::conditional_t<
+    kHeadDim == 64, Sm90FwdTraits<64, 128, 2, Element>,
+    std::conditional_t<kHeadDim == 128, Sm90FwdTraits<128, 128, 2, Element>,
+                       std::conditional_t<kHeadDim == 256, Sm90FwdTraits<256, 64, 2, Element>,
+                                          void>>>;
+
 template <typename Traits, bool kCausal, bool kDropout, bool kSplit>
 cudaError_t launch_fwd(const FwdParams& params, cudaStream_t stream) {
   auto kernel = &fwd_kernel<Traits, kCausal, kDropout, kSplit>;
@@ -46,6 +58,19 @@ cudaError_t launch_fwd(const FwdParams& params, cudaStream_t stream) {
   const dim3 grid((params.seqlen_q + Traits::kBlockM - 1) / Traits::kBlockM, params.heads_q,
                   params.batch * (kSplit ? params.num_splits : 1));
   kernel<<<grid, Traits::kNThreads, kSmem, stream>>>(params);
+  return cudaGetLastError();
+}
+
+template <typename Traits, bool kCausal>
+cudaError_t launch_fwd_sm90(const FwdParams& params, cudaStream_t stream) {
+  auto kernel = &fwd_sm90_kernel<Traits, kCausal>;
+  constexpr int kSmem = Traits::kSmemSize;
+  const cudaError_t err =
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem);
+  if (err != cudaSuccess) return err;
+  const dim3 grid((params.seqlen_q + Traits::kBlockM - 1) / Traits::kBlockM, params.heads_q,
+                  params.batch);
+  kernel<<<grid, Traits::kNThreads, kSmem, stream>>>(params, make_sm90_fwd_tma<Traits>(params));
   return cudaGetLastError();
 }
 
@@ -62,6 +87,13 @@ cudaError_t run_fwd_(FwdParams& params, cudaStream_t stream) {
   }
   if (params.dropout_p > 0.f) {
     return launch_fwd<typename Config::Dropout, kCausal, true, false>(params, stream);
+  }
+  using Sm90 = Sm90FwdConfig<kHeadDim, Element>;
+  if constexpr (!std::is_void_v<Sm90>) {
+    static const bool sm90 = has_sm90_binary(&fwd_sm90_kernel<Sm90, kCausal>);
+    if (sm90 && params.hopper_kernels && sm90_fwd_fits<Sm90>(params)) {
+      return launch_fwd_sm90<Sm90, kCausal>(params, stream);
+    }
   }
   return launch_fwd<typename Config::Plain, kCausal, false, false>(params, stream);
 }

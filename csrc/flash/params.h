@@ -31,6 +31,7 @@ struct FwdParams {
   int seqlen_k = 0;  // dense: Sk; varlen: max over the batch
   int head_dim = 0;  // the tensors' D <= the kernel's head dim; the rest is predicated off
   int total_q = 0;   // varlen: rows of packed q (lse's row count)
+  int total_k = 0;   // varlen: rows of packed k and v
 
   // Varlen: int32 device prefix sums of length batch + 1; nullptr for dense calls.
   const int* cu_seqlens_q = nullptr;

@@ -21,6 +21,16 @@ struct OnlineSoftmax {
   // rescales acc_o (rows x cols view) for the new row maxima.
   template <bool kFirst, typename TensorS, typename TensorO>
   __device__ __forceinline__ void update(TensorS& s, TensorO& acc_o, float scale_log2) {
+    update<kFirst>(s, scale_log2, [&](int r, float correction) {
+      CUTE_UNROLL
+      for (int c = 0; c < cute::size<1>(acc_o); ++c) acc_o(r, c) *= correction;
+    });
+  }
+
+  // The same, handing each row's rescale factor to rescale(r, factor) (not called when kFirst)
+  // for a caller whose output accumulator is still being written by an asynchronous GEMM.
+  template <bool kFirst, typename TensorS, typename Rescale>
+  __device__ __forceinline__ void update(TensorS& s, float scale_log2, Rescale&& rescale) {
     static_assert(decltype(cute::size<0>(s))::value == kRows);
     CUTE_UNROLL
     for (int r = 0; r < kRows; ++r) {
@@ -33,8 +43,7 @@ struct OnlineSoftmax {
       if (!kFirst) {
         const float correction = exp2f(row_max[r] * scale_log2 - max_scaled);
         row_sum[r] *= correction;
-        CUTE_UNROLL
-        for (int c = 0; c < cute::size<1>(acc_o); ++c) acc_o(r, c) *= correction;
+        rescale(r, correction);
       }
       row_max[r] = block_max;
       float sum = kFirst ? 0.f : row_sum[r];

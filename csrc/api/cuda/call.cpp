@@ -120,6 +120,7 @@ void describe(flash::FwdParams& p, Held& held, const Tensor& q, const Tensor& k,
     p.cu_seqlens_q = held.cu_q.data_ptr<int32_t>();
     p.cu_seqlens_k = held.cu_k.data_ptr<int32_t>();
     p.total_q = to_int(q.size(0), "total_q");
+    p.total_k = to_int(k.size(0), "total_k");
   }
   p.scale = static_cast<float>(o.scale);
   p.softcap = static_cast<float>(o.softcap);

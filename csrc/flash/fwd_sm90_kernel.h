@@ -1,0 +1,414 @@
+// The flash forward on Hopper (sm_90a), FlashAttention-3's structure: a CTA of three warpgroups
+// owns 128 query rows. Warpgroup 0 is the producer: one thread issues TMA loads of Q and of
+// the K and V blocks into a ring of kStages buffers, handed over by mbarriers (full: the bytes
+// landed; empty: both consumers are done with the buffer). Warpgroups 1 and 2 own 64 rows each
+// and compute with wgmma from shared memory:
+//   S_i = Q K_i^T            issued before the softmax of S_{i-1} is done with...
+//   O  += P_{i-1} V_{i-1}    ...so that block i's scores are computed while the softmax runs,
+// and the two consumers take turns issuing their GEMMs (a named-barrier ping-pong), so that one
+// warpgroup's softmax overlaps the other's tensor-core work. The producer gives its registers
+// to the consumers (setmaxnreg). Serves every forward feature but dropout and split-KV
+// (fwd_kernel.h keeps those): mask, softcap, ALiBi, GQA, varlen, LSE.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+
+#include <cute/tensor.hpp>
+#include <cutlass/arch/barrier.h>
+#include <cutlass/arch/reg_reconfig.h>
+#include <cutlass/fast_math.h>
+
+#include "kernel_traits.h"
+#include "mask.h"
+#include "params.h"
+#include "seqlen.h"
+#include "sm90.h"
+#include "softmax.h"
+#include "utils.h"
+
+namespace flash {
+
+using namespace cute;
+
+template <int kHeadDim_, int kBlockN_, int kStages_, typename Element_>
+struct Sm90FwdTraits {
+  using Element = Element_;
+  static constexpr int kHeadDim = kHeadDim_;
+  static constexpr int kBlockM = 128;  // 64 rows per consumer warpgroup
+  static constexpr int kBlockN = kBlockN_;
+  static constexpr int kStages = kStages_;
+  static constexpr int kNThreads = 384;  // producer + two consumer warpgroups
+  static_assert(kHeadDim % 64 == 0 && kBlockN % 16 == 0);
+
+  using TiledMmaS = decltype(make_tiled_mma(
+      GMMA::ss_op_selector<Element, Element, float, Shape<_64, Int<kBlockN>, Int<kHeadDim>>>()));
+  using TiledMmaO = decltype(make_tiled_mma(
+      GMMA::rs_op_selector<Element, Element, float, Shape<_64, Int<kHeadDim>, Int<kBlockN>>,
+                           GMMA::Major::K, GMMA::Major::MN>()));
+
+  // Q, K, V as TMA writes them (head dim contiguous, 128-byte swizzle): K-major operands of S;
+  // V^T is the MN-major B of P V. O is staged in Q's buffer, each warpgroup in its own rows.
+  using SmemLayoutQ = decltype(tile_to_shape(GMMA::Layout_K_SW128_Atom<Element>{},
+                                             Shape<Int<kBlockM>, Int<kHeadDim>>{}));
+  using SmemLayoutKV = decltype(tile_to_shape(GMMA::Layout_K_SW128_Atom<Element>{},
+                                              Shape<Int<kBlockN>, Int<kHeadDim>, Int<kStages>>{}));
+  using SmemLayoutVt = decltype(composition(
+      SmemLayoutKV{}, make_ordered_layout(Shape<Int<kHeadDim>, Int<kBlockN>, Int<kStages>>{},
+                                          Step<_2, _1, _3>{})));
+
+  // Global (rows, head dim, heads, batch) tensors as TMA sees them: 64-bit element strides.
+  using ShapeQKV = Shape<int32_t, int32_t, int32_t, int32_t>;
+  using StrideQKV = Stride<int64_t, _1, int64_t, int64_t>;
+  using GmemTensor = decltype(make_tensor(make_gmem_ptr(static_cast<const Element*>(nullptr)),
+                                          ShapeQKV{}, StrideQKV{}));
+  using TmaQ = decltype(make_tma_copy(SM90_TMA_LOAD{}, GmemTensor{}, SmemLayoutQ{},
+                                      Shape<Int<kBlockM>, Int<kHeadDim>>{}, _1{}));
+  using TmaKV = decltype(make_tma_copy(SM90_TMA_LOAD{}, GmemTensor{},
+                                       take<0, 2>(SmemLayoutKV{}),
+                                       Shape<Int<kBlockN>, Int<kHeadDim>>{}, _1{}));
+
+  // O from one consumer warpgroup's registers to global memory, 16-byte stores.
+  using Base = TraitsBase<kHeadDim, 4, Element>;
+  using GmemTiledCopyO = typename Base::GmemTiledCopyStore;
+  using SmemCopyAtomO = typename Base::SmemCopyAtomAcc;
+
+  struct SharedStorage {
+    alignas(1024) Element q[cosize_v<SmemLayoutQ>];
+    alignas(1024) Element k[cosize_v<SmemLayoutKV>];
+    alignas(1024) Element v[cosize_v<SmemLayoutKV>];
+    uint64_t q_full;
+    uint64_t k_full[kStages], k_empty[kStages];
+    uint64_t v_full[kStages], v_empty[kStages];
+  };
+  static constexpr int kSmemSize = sizeof(SharedStorage);
+  static constexpr uint32_t kBytesQ = kBlockM * kHeadDim * sizeof(Element);
+  static constexpr uint32_t kBytesKV = kBlockN * kHeadDim * sizeof(Element);
+};
+
+// The TMA descriptors of one call (built on the host by make_sm90_fwd_tma).
+template <typename Traits>
+struct Sm90FwdTma {
+  typename Traits::TmaQ q;
+  typename Traits::TmaKV k;
+  typename Traits::TmaKV v;
+};
+
+// (rows, head dim, heads, batch) of q (kv = false) or k/v as the TMA tensors see them: varlen
+// calls are one batch of packed rows, sequences found by their first row.
+__host__ __device__ inline auto sm90_qkv_shape(const FwdParams& p, bool kv) {
+  const bool varlen = p.cu_seqlens_q != nullptr;
+  const int rows = varlen ? (kv ? p.total_k : p.total_q) : (kv ? p.seqlen_k : p.seqlen_q);
+  return make_shape(int32_t(rows), int32_t(p.head_dim), int32_t(kv ? p.heads_kv : p.heads_q),
+                    int32_t(varlen ? 1 : p.batch));
+}
+
+// What TMA asks of a tensor: a 16-byte aligned base and strides in multiples of 16 bytes
+// below 2^40 bytes. Calls that do not meet it run fwd_kernel.h.
+template <typename Element>
+bool sm90_tma_fits(const void* ptr, int64_t row, int64_t head, int64_t batch) {
+  auto ok = [](int64_t stride) {
+    const int64_t bytes = stride * int64_t(sizeof(Element));
+    return bytes % 16 == 0 && bytes >= 0 && bytes < (int64_t(1) << 40);
+  };
+  return reinterpret_cast<uintptr_t>(ptr) % 16 == 0 && ok(row) && ok(head) && ok(batch);
+}
+
+template <typename Traits>
+bool sm90_fwd_fits(const FwdParams& p) {
+  using Element = typename Traits::Element;
+  const bool varlen = p.cu_seqlens_q != nullptr;
+  return sm90_tma_fits<Element>(p.q, p.q_row_stride, p.q_head_stride, varlen ? 0 : p.q_batch_stride) &&
+         sm90_tma_fits<Element>(p.k, p.k_row_stride, p.k_head_stride, varlen ? 0 : p.k_batch_stride) &&
+         sm90_tma_fits<Element>(p.v, p.v_row_stride, p.v_head_stride, varlen ? 0 : p.v_batch_stride);
+}
+
+template <typename Traits>
+Sm90FwdTma<Traits> make_sm90_fwd_tma(const FwdParams& p) {
+  using Element = typename Traits::Element;
+  const bool varlen = p.cu_seqlens_q != nullptr;
+  auto tensor = [&](const void* ptr, bool kv, int64_t row, int64_t head, int64_t batch) {
+    return make_tensor(make_gmem_ptr(static_cast<const Element*>(ptr)), sm90_qkv_shape(p, kv),
+                       make_stride(row, _1{}, head, varlen ? int64_t(0) : batch));
+  };
+  auto tile_kv = Shape<Int<Traits::kBlockN>, Int<Traits::kHeadDim>>{};
+  auto smem_kv = take<0, 2>(typename Traits::SmemLayoutKV{});
+  return {make_tma_copy(SM90_TMA_LOAD{},
+                        tensor(p.q, false, p.q_row_stride, p.q_head_stride, p.q_batch_stride),
+                        typename Traits::SmemLayoutQ{},
+                        Shape<Int<Traits::kBlockM>, Int<Traits::kHeadDim>>{}, _1{}),
+          make_tma_copy(SM90_TMA_LOAD{},
+                        tensor(p.k, true, p.k_row_stride, p.k_head_stride, p.k_batch_stride),
+                        smem_kv, tile_kv, _1{}),
+          make_tma_copy(SM90_TMA_LOAD{},
+                        tensor(p.v, true, p.v_row_stride, p.v_head_stride, p.v_batch_stride),
+                        smem_kv, tile_kv, _1{})};
+}
+
+// Named barriers (after CUTLASS's reserved ones): the consumers' turns, and each consumer's
+// epilogue.
+enum class Sm90FwdBarrier : uint32_t { kTurn0 = 0, kTurn1 = 1, kEpilogue0 = 2, kEpilogue1 = 3 };
+
+template <typename Traits, bool kCausal>
+__global__ void __launch_bounds__(Traits::kNThreads, 1)
+    fwd_sm90_kernel(__grid_constant__ const FwdParams params,
+                    __grid_constant__ const Sm90FwdTma<Traits> tma) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  using Element = typename Traits::Element;
+  using Barrier = cutlass::arch::ClusterTransactionBarrier;
+  using NamedBarrier = cutlass::arch::NamedBarrier;
+  constexpr int kBlockM = Traits::kBlockM;
+  constexpr int kBlockN = Traits::kBlockN;
+  constexpr int kHeadDim = Traits::kHeadDim;
+  constexpr int kStages = Traits::kStages;
+
+  extern __shared__ __align__(1024) char smem_raw[];
+  auto& smem = *reinterpret_cast<typename Traits::SharedStorage*>(smem_raw);
+  const int tidx = threadIdx.x;
+  const int warp = tidx / 32;
+  const int m_block = kCausal ? gridDim.x - 1 - blockIdx.x : blockIdx.x;
+  const int bidh = blockIdx.y;
+  const int bidb = blockIdx.z;
+
+  const SeqLen seq(params, bidb);
+  const int m0 = m_block * kBlockM;
+  if (m0 >= seq.seqlen_q) return;
+  const int m_end = min(m0 + kBlockM, seq.seqlen_q);
+
+  const bool has_softcap = params.softcap > 0.f;
+  const float softmax_scale = has_softcap ? params.softcap : params.scale;
+  const float alibi_coef = params.alibi_slopes == nullptr
+      ? 0.f
+      : -params.alibi_slopes[bidb * params.alibi_batch_stride + bidh] / softmax_scale;
+  const Mask<kCausal> mask(seq.seqlen_q, seq.seqlen_k, params.bottom_right, params.window_left,
+                           params.window_right, alibi_coef);
+  // Key blocks in fwd_kernel.h's order: the masked ones first, then the interior.
+  const int n_begin = mask.template n_block_begin<kBlockN>(m0);
+  const int n_end = mask.template n_block_end<kBlockN>(m_end);
+  const bool all_masked = has_softcap || alibi_coef != 0.f;
+  const int n_right = all_masked
+      ? n_begin : max(n_begin, min(n_end, mask.template right_mask_begin<kBlockN>(m0)));
+  const int n_left = min(n_right, max(n_begin, mask.template left_mask_end<kBlockN>(m_end)));
+  const int num_right = n_end - n_right;
+  const int num_masked = num_right + n_left - n_begin;
+  const int num_blocks = max(0, n_end - n_begin);
+  auto block_at = [&](int i) {
+    return i < num_right ? n_end - 1 - i
+                         : i < num_masked ? n_begin + (i - num_right) : n_right - 1 - (i - num_masked);
+  };
+
+  Tensor sQ = make_tensor(make_smem_ptr(smem.q), typename Traits::SmemLayoutQ{});  // (kBlockM, kHeadDim)
+  Tensor sK = make_tensor(make_smem_ptr(smem.k), typename Traits::SmemLayoutKV{});  // (kBlockN, kHeadDim, stage)
+  Tensor sV = make_tensor(make_smem_ptr(smem.v), typename Traits::SmemLayoutKV{});
+  Tensor sVt = make_tensor(make_smem_ptr(smem.v), typename Traits::SmemLayoutVt{});  // (kHeadDim, kBlockN, stage)
+
+  if (tidx == 0) {
+    Barrier::init(&smem.q_full, 1);
+    CUTE_UNROLL
+    for (int s = 0; s < kStages; ++s) {
+      Barrier::init(&smem.k_full[s], 1);
+      Barrier::init(&smem.v_full[s], 1);
+      Barrier::init(&smem.k_empty[s], 8);  // one arrival per consumer warp
+      Barrier::init(&smem.v_empty[s], 8);
+    }
+    cutlass::arch::fence_barrier_init();
+  }
+  __syncthreads();
+
+  if (warp < 4) {
+    // Producer: Q once, then K and V block by block as the consumers free the buffers.
+    cutlass::arch::warpgroup_reg_dealloc<24>();
+    if (warp == 0 && num_blocks > 0 && cute::elect_one_sync()) {
+      const int kv_head = bidh / (params.heads_q / params.heads_kv);
+      const int b = seq.varlen ? 0 : bidb;
+      Tensor mQ = tma.q.get_tma_tensor(sm90_qkv_shape(params, false))(_, _, bidh, b);
+      Tensor mK = tma.k.get_tma_tensor(sm90_qkv_shape(params, true))(_, _, kv_head, b);
+      Tensor mV = tma.v.get_tma_tensor(sm90_qkv_shape(params, true))(_, _, kv_head, b);
+      Tensor gQ = local_tile(domain_offset(make_coord(int32_t(seq.q_row0), _0{}), mQ),
+                             Shape<Int<kBlockM>, Int<kHeadDim>>{}, make_coord(m_block, _0{}));
+      Tensor gK = local_tile(domain_offset(make_coord(int32_t(seq.k_row0), _0{}), mK),
+                             Shape<Int<kBlockN>, Int<kHeadDim>>{}, make_coord(_, _0{}));  // (kBlockN, kHeadDim, n)
+      Tensor gV = local_tile(domain_offset(make_coord(int32_t(seq.k_row0), _0{}), mV),
+                             Shape<Int<kBlockN>, Int<kHeadDim>>{}, make_coord(_, _0{}));
+      auto [tQgQ, tQsQ] = tma_partition(tma.q, _0{}, Layout<_1>{}, group_modes<0, 2>(sQ),
+                                        group_modes<0, 2>(gQ));
+      auto [tKgK, tKsK] = tma_partition(tma.k, _0{}, Layout<_1>{}, group_modes<0, 2>(sK),
+                                        group_modes<0, 2>(gK));  // (TMA, n), (TMA, stage)
+      auto [tVgV, tVsV] = tma_partition(tma.v, _0{}, Layout<_1>{}, group_modes<0, 2>(sV),
+                                        group_modes<0, 2>(gV));
+      Barrier::arrive_and_expect_tx(&smem.q_full, Traits::kBytesQ);
+      copy(tma.q.with(smem.q_full), tQgQ, tQsQ);
+      for (int i = 0; i < num_blocks; ++i) {
+        const int n_block = block_at(i);
+        const int stage = i % kStages;
+        const uint32_t phase = (i / kStages) % 2;
+        Barrier::wait(&smem.k_empty[stage], phase ^ 1);
+        Barrier::arrive_and_expect_tx(&smem.k_full[stage], Traits::kBytesKV);
+        copy(tma.k.with(smem.k_full[stage]), tKgK(_, n_block), tKsK(_, stage));
+        Barrier::wait(&smem.v_empty[stage], phase ^ 1);
+        Barrier::arrive_and_expect_tx(&smem.v_full[stage], Traits::kBytesKV);
+        copy(tma.v.with(smem.v_full[stage]), tVgV(_, n_block), tVsV(_, stage));
+      }
+    }
+    return;
+  }
+
+  // Consumers: warpgroup wg owns rows 64 wg .. 64 wg + 63 of the tile.
+  cutlass::arch::warpgroup_reg_alloc<240>();
+  const int wg = warp / 4 - 1;
+  const int wtidx = tidx % 128;
+  const int lane = tidx % 32, quad_lane = lane % 4;
+  const float softcap_prescale = has_softcap ? params.scale / params.softcap : 1.f;
+  const int warp_row0 = m0 + 64 * wg + (warp % 4) * 16 + lane / 4;
+  auto row_of = [&](int r) { return warp_row0 + (r % 2) * 8; };
+
+  typename Traits::TiledMmaS mma_s;
+  typename Traits::TiledMmaO mma_o;
+  auto thr_mma_s = mma_s.get_thread_slice(wtidx);
+  auto thr_mma_o = mma_o.get_thread_slice(wtidx);
+  Tensor sQw = local_tile(sQ, Shape<_64, Int<kHeadDim>>{}, make_coord(wg, _0{}));  // (64, kHeadDim)
+  Tensor acc_o = partition_fragment_C(mma_o, Shape<_64, Int<kHeadDim>>{});  // (MMA, 1, 1)
+  Tensor acc_o_rc = make_tensor(acc_o.data(), gmma_acc_rowcol_layout(acc_o.layout()));  // (rows, cols)
+  constexpr int kRows = decltype(size<0>(acc_o_rc))::value;
+  float lse[kRows];
+  clear(acc_o);
+
+  if (num_blocks > 0) {
+    Tensor tSrQ = thr_mma_s.partition_fragment_A(sQw);  // descriptors (MMA, 1, MMA_K)
+    Tensor tSrK = thr_mma_s.partition_fragment_B(sK);   // (MMA, 1, MMA_K, stage)
+    Tensor tOrV = thr_mma_o.partition_fragment_B(sVt);  // (MMA, 1, MMA_K, stage)
+    Tensor acc_s = partition_fragment_C(mma_s, Shape<_64, Int<kBlockN>>{});  // (MMA, 1, 1)
+    Tensor s = make_tensor(acc_s.data(), gmma_acc_rowcol_layout(acc_s.layout()));  // (rows, cols)
+    // P of the previous block, read by its P V wgmma while this block's softmax runs.
+    Tensor tOrP = make_tensor<Element>(gmma_acc_as_a_layout(acc_s.layout()));  // (MMA, 1, MMA_K)
+
+    const uint32_t my_turn = wg == 0 ? uint32_t(Sm90FwdBarrier::kTurn0) : uint32_t(Sm90FwdBarrier::kTurn1);
+    const uint32_t other_turn = wg == 0 ? uint32_t(Sm90FwdBarrier::kTurn1) : uint32_t(Sm90FwdBarrier::kTurn0);
+    // Turns alternate: the consumer that issued last lets the other one go. Warpgroup 1
+    // starts by letting warpgroup 0 go and skips its last hand-over, so that every arrival is
+    // waited for.
+    if (wg == 1) NamedBarrier::arrive(256, other_turn);
+    auto pass_turn = [&](int i) {
+      if (wg == 0 || i + 1 < num_blocks) NamedBarrier::arrive(256, other_turn);
+    };
+    auto release = [&](uint64_t* bar) {
+      __syncwarp();
+      if (lane == 0) Barrier::arrive(bar);
+    };
+
+    OnlineSoftmax<kRows> softmax;
+    const float scale_log2 = softmax_scale * float(M_LOG2E);
+    float correction[kRows];
+
+    auto scores = [&](int i, auto is_masked) __attribute__((always_inline)) {
+      if constexpr (decltype(is_masked)::value) {
+        if (has_softcap) {
+          CUTE_UNROLL
+          for (int j = 0; j < size(acc_s); ++j) acc_s(j) = cutlass::fast_tanh(acc_s(j) * softcap_prescale);
+        }
+        const int n0 = block_at(i) * kBlockN;
+        mask.apply(s, row_of, n0, quad_lane, mask.template block_needs_mask<kBlockN>(n0, m0, m_end));
+      }
+    };
+    auto to_p = [&] {
+      Tensor rP = convert_type<Element>(acc_s);
+      warpgroup_fence_operand(tOrP);
+      CUTE_UNROLL
+      for (int j = 0; j < size(tOrP); ++j) tOrP(j) = rP(j);
+      warpgroup_fence_operand(tOrP);
+    };
+
+    Barrier::wait(&smem.q_full, 0);
+    // Block 0: S alone, then its softmax.
+    Barrier::wait(&smem.k_full[0], 0);
+    NamedBarrier::sync(256, my_turn);
+    gmma_issue<true>(mma_s, tSrQ, tSrK(_, _, _, 0), acc_s);
+    pass_turn(0);
+    warpgroup_wait<0>();
+    gmma_done(acc_s);
+    release(&smem.k_empty[0]);
+    scores(0, std::true_type{});
+    softmax.template update<true>(s, scale_log2, [](int, float) {});
+    to_p();
+
+    // Block i: S_i = Q K_i^T and O += P_{i-1} V_{i-1} in flight together; the softmax of S_i
+    // runs while the P V product finishes, and O is rescaled once it has.
+    auto step = [&](int i, auto is_masked) __attribute__((always_inline)) {
+      const int stage = i % kStages, prev = (i - 1) % kStages;
+      Barrier::wait(&smem.k_full[stage], (i / kStages) % 2);
+      NamedBarrier::sync(256, my_turn);
+      gmma_issue<true>(mma_s, tSrQ, tSrK(_, _, _, stage), acc_s);
+      Barrier::wait(&smem.v_full[prev], ((i - 1) / kStages) % 2);
+      gmma_issue<false>(mma_o, tOrP, tOrV(_, _, _, prev), acc_o);
+      pass_turn(i);
+      warpgroup_wait<1>();
+      gmma_done(acc_s);
+      release(&smem.k_empty[stage]);
+      scores(i, is_masked);
+      softmax.template update<false>(s, scale_log2, [&](int r, float c) { correction[r] = c; });
+      warpgroup_wait<0>();
+      gmma_done(acc_o);
+      release(&smem.v_empty[prev]);
+      CUTE_UNROLL
+      for (int r = 0; r < kRows; ++r) {
+        CUTE_UNROLL
+        for (int c = 0; c < size<1>(acc_o_rc); ++c) acc_o_rc(r, c) *= correction[r];
+      }
+      to_p();
+    };
+    int i = 1;
+    for (; i < num_masked; ++i) step(i, std::true_type{});
+    for (; i < num_blocks; ++i) step(i, std::false_type{});
+
+    const int last = (num_blocks - 1) % kStages;
+    Barrier::wait(&smem.v_full[last], ((num_blocks - 1) / kStages) % 2);
+    gmma_issue<false>(mma_o, tOrP, tOrV(_, _, _, last), acc_o);
+    warpgroup_wait<0>();
+    gmma_done(acc_o);
+    release(&smem.v_empty[last]);
+
+    softmax.finalize(acc_o_rc, softmax_scale, 1.f, lse);
+  } else {
+    CUTE_UNROLL
+    for (int r = 0; r < kRows; ++r) lse[r] = -INFINITY;  // no visible key: out 0, lse -inf
+  }
+
+  float* lse_ptr = params.lse + seq.lse_offset(params, bidb, bidh);
+  if (quad_lane == 0) {
+    CUTE_UNROLL
+    for (int r = 0; r < kRows; ++r) {
+      if (row_of(r) < seq.seqlen_q) lse_ptr[row_of(r)] = lse[r];
+    }
+  }
+
+  // O through this warpgroup's own rows of Q's buffer (its S products are done with them)
+  // for 16-byte global stores.
+  Tensor rO = convert_type<Element>(acc_o);
+  auto smem_tiled_copy_O = make_tiled_copy_C(typename Traits::SmemCopyAtomO{}, mma_o);
+  auto smem_thr_copy_O = smem_tiled_copy_O.get_thread_slice(wtidx);
+  Tensor taccOrO = smem_thr_copy_O.retile_S(rO);
+  Tensor taccOsO = smem_thr_copy_O.partition_D(sQw);
+  copy(smem_tiled_copy_O, taccOrO, taccOsO);
+  NamedBarrier::sync(128, wg == 0 ? uint32_t(Sm90FwdBarrier::kEpilogue0) : uint32_t(Sm90FwdBarrier::kEpilogue1));
+
+  const int row0 = m0 + 64 * wg;
+  Element* o_ptr = static_cast<Element*>(params.out) +
+      seq.q_offset(params.o_batch_stride, params.o_head_stride, params.o_row_stride, bidb, bidh);
+  Tensor mO = make_tensor(make_gmem_ptr(o_ptr), make_shape(seq.seqlen_q, Int<kHeadDim>{}),
+                          make_stride(params.o_row_stride, _1{}));
+  Tensor gO = local_tile(mO, Shape<_64, Int<kHeadDim>>{}, make_coord(row0 / 64, 0));  // (64, kHeadDim)
+  typename Traits::GmemTiledCopyO gmem_tiled_copy_O;
+  auto gmem_thr_copy_O = gmem_tiled_copy_O.get_thread_slice(wtidx);
+  Tensor tOsO = gmem_thr_copy_O.partition_S(sQw);  // (CPY, CPY_M, CPY_K)
+  Tensor tOgO = gmem_thr_copy_O.partition_D(gO);
+  Tensor tOcO = gmem_thr_copy_O.partition_D(make_identity_tensor(Shape<_64, Int<kHeadDim>>{}));
+  Tensor tOpD = make_tensor<bool>(make_shape(size<2>(tOgO)));  // (CPY_K)
+  CUTE_UNROLL
+  for (int k = 0; k < size(tOpD); ++k) tOpD(k) = get<1>(tOcO(0, 0, k)) < params.head_dim;
+  Tensor tOrO = make_tensor<Element>(shape(tOgO));
+  copy(gmem_tiled_copy_O, tOsO, tOrO);
+  store_tile(gmem_tiled_copy_O, tOrO, tOgO, tOcO, tOpD, seq.seqlen_q - row0);
+#endif
+}
+
+}  // namespace flash
