@@ -24,3 +24,14 @@ def pytest_collection_modifyitems(config, items):
 def _seed(request):
     # Fresh random inputs per test, reproducible from the test's name.
     torch.manual_seed(hash(request.node.nodeid) % 2**31)
+
+
+@pytest.fixture(params=["default", "sm80"])
+def kernels(request, monkeypatch):
+    """For the flash tests: "sm80" runs the case again with FLASH_EXT_SM80_KERNELS=1 (the
+    mma.sync kernels) on Hopper, where the default runs the wgmma ones; skipped elsewhere."""
+    if request.param == "sm80":
+        if not torch.cuda.is_available() or torch.cuda.get_device_capability() != (9, 0):
+            pytest.skip("the default already runs the sm80 kernels on this device")
+        monkeypatch.setenv("FLASH_EXT_SM80_KERNELS", "1")
+    return request.param

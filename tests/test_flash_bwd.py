@@ -44,16 +44,6 @@ pytestmark = FLASH_MARKS
 ops = torch.ops.flash_ext
 
 
-@pytest.fixture(params=["default", "sm80"])
-def kernels(request, monkeypatch):
-    """"sm80": the case again with FLASH_EXT_SM80_KERNELS=1, where the default runs Hopper's."""
-    if request.param == "sm80":
-        if torch.cuda.get_device_capability() != (9, 0):
-            pytest.skip("the default already runs the sm80 kernels on this device")
-        monkeypatch.setenv("FLASH_EXT_SM80_KERNELS", "1")
-    return request.param
-
-
 def check(run, reference, inputs):
     """out, lse and the gradients of run(*inputs) against reference(*inputs, compute_dtype)."""
     return check_against_reference(run, reference, inputs, grad=True)

@@ -5,8 +5,11 @@ split-KV decoding, 64-bit offsets, parity with torch SDPA, torch.compile, opchec
 
 The cases that run with gradients (head dims, dtypes, sequence lengths, both causal alignments,
 windows, ALiBi, softcap, GQA/MQA, varlen, dropout against the kernels' own keep-mask) are in
-test_flash_bwd.py, which checks out and lse before the gradients. Head dims and dtypes that
-this build left out (FLASH_EXT_HDIMS, FLASH_EXT_DTYPES) are skipped.
+test_flash_bwd.py, which checks out and lse before the gradients. On Hopper the tests with the
+`kernels` fixture (conftest.py) also run on the sm80 (mma.sync) kernels, which the default
+there leaves for dropout, split-KV, the head dims without a Hopper kernel and layouts TMA cannot
+read. Head dims and dtypes that this build left out (FLASH_EXT_HDIMS, FLASH_EXT_DTYPES) are
+skipped.
 """
 
 from __future__ import annotations
@@ -57,6 +60,7 @@ def check(run, reference, inputs, lse: bool = True) -> None:
 # Layouts.
 
 
+@pytest.mark.usefixtures("kernels")
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_strided_inputs(dtype):
     require_kernel(64, dtype)
@@ -85,6 +89,7 @@ def test_qkv_packed_layout(dtype):
 # Rows that see no key, and empty inputs.
 
 
+@pytest.mark.usefixtures("kernels")
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("how", ["window", "bottom_right"])
 def test_rows_without_keys(dtype, how):
@@ -183,6 +188,7 @@ def test_cuda_graph_dropout():
     check(lambda q, k, v: (first, lse), reference, (q, k, v))
 
 
+@pytest.mark.usefixtures("kernels")
 def test_cuda_graph_varlen():
     """cu_seqlens stay on the GPU: the capture reads no values."""
     require_kernel(64, torch.bfloat16)
@@ -218,6 +224,7 @@ def test_split_kv_decode(dtype, seqlen_k, features):
         check(*flash_style(causal=True, window_size=(1000, 0), alibi_slopes=slopes), (q, k, v))
 
 
+@pytest.mark.usefixtures("kernels")
 def test_offsets_over_2_31_elements():
     """k and v in one (1, Sk, 2, 1, 64) buffer of 2^31 + 2^19 bf16 elements (4.3 GB); the
     windowed queries read only its last rows, beyond element 2^31."""
@@ -244,6 +251,7 @@ def test_offsets_over_2_31_elements():
 # Parity with torch and the op contracts.
 
 
+@pytest.mark.usefixtures("kernels")
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("head_dim", [40, 64, 128, 256])
 @pytest.mark.parametrize("is_causal", [False, True])
