@@ -20,7 +20,9 @@ namespace flash {
 template <int kHeadDim, typename Element>
 using Sm90BwdConfig = std::conditional_t<
     kHeadDim == 64, Sm90BwdTraits<64, 128, Element>,
-    std::conditional_t<kHeadDim == 128, Sm90BwdTraits<128, 64, Element>, void>>;
+    std::conditional_t<kHeadDim == 128, Sm90BwdTraits<128, 64, Element>,
+                       std::conditional_t<kHeadDim == 256, Sm90BwdTraits<256, 64, Element>,
+                                          void>>>;
 
 template <typename Kernel>
 cudaError_t launch_bwd_main(Kernel kernel, int threads, int smem, int block_n,

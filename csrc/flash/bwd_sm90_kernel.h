@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cmath>
+#include <type_traits>
 
 #include <cute/tensor.hpp>
 #include <cutlass/fast_math.h>
@@ -28,36 +29,56 @@ namespace flash {
 
 using namespace cute;
 
-// kBlockN = 128 keys (64 per warpgroup), kBlockM query rows per step. dQ (kBlockM x kHeadDim)
-// is split between the warpgroups along the head dim when kBlockM = 64, along the rows when 128.
+// kBlockM query rows per step. Head dims up to 128: kBlockN = 128 keys, 64 per warpgroup, and
+// dQ (kBlockM x kHeadDim) split between the warpgroups along the head dim when kBlockM = 64,
+// along the rows when 128. Larger head dims (kSplitD): the dK and dV accumulators of 64 keys
+// fill a warpgroup's registers, so both warpgroups own the same kBlockN = 64 keys, split S^T
+// and dP^T along the queries, and dK, dV and dQ along the head dim; P^T and dS^T reach the dK
+// and dV products through shared memory (FlashAttention-3's layout for D = 256).
 template <int kHeadDim_, int kBlockM_, typename Element_>
 struct Sm90BwdTraits : TraitsBase<kHeadDim_, 8, Element_> {
   using Base = TraitsBase<kHeadDim_, 8, Element_>;
   using Element = Element_;
   static constexpr int kHeadDim = kHeadDim_;
   static constexpr int kBlockM = kBlockM_;
-  static constexpr int kBlockN = 128;
+  static constexpr bool kSplitD = kHeadDim > 128;
+  static constexpr int kBlockN = kSplitD ? 64 : 128;
   static constexpr int kNThreads = 256;
   static_assert(kHeadDim % 64 == 0 && (kBlockM == 64 || kBlockM == 128));
+  static_assert(!kSplitD || kBlockM == 64);
 
   using WarpGroupsM = Layout<Shape<_2, _1, _1>>;
-  using TiledMmaSdP = decltype(make_tiled_mma(
-      GMMA::ss_op_selector<Element, Element, float, Shape<_64, Int<kBlockM>, Int<kHeadDim>>>(),
-      WarpGroupsM{}));
-  using TiledMmadKV = decltype(make_tiled_mma(
-      GMMA::rs_op_selector<Element, Element, float, Shape<_64, Int<kHeadDim>, Int<kBlockM>>,
-                           GMMA::Major::K, GMMA::Major::MN>(),
-      WarpGroupsM{}));
+  using WarpGroupsN = Layout<Shape<_1, _2, _1>>;
+  using TiledMmaSdP = std::conditional_t<
+      kSplitD,
+      decltype(make_tiled_mma(
+          GMMA::ss_op_selector<Element, Element, float,
+                               Shape<_64, Int<kBlockM / 2>, Int<kHeadDim>>>(),
+          WarpGroupsN{})),
+      decltype(make_tiled_mma(
+          GMMA::ss_op_selector<Element, Element, float, Shape<_64, Int<kBlockM>, Int<kHeadDim>>>(),
+          WarpGroupsM{}))>;
+  using TiledMmadKV = std::conditional_t<
+      kSplitD,
+      decltype(make_tiled_mma(
+          GMMA::ss_op_selector<Element, Element, float,
+                               Shape<_64, Int<kHeadDim / 2>, Int<kBlockM>>, GMMA::Major::K,
+                               GMMA::Major::MN>(),
+          WarpGroupsN{})),
+      decltype(make_tiled_mma(
+          GMMA::rs_op_selector<Element, Element, float, Shape<_64, Int<kHeadDim>, Int<kBlockM>>,
+                               GMMA::Major::K, GMMA::Major::MN>(),
+          WarpGroupsM{}))>;
   static constexpr bool kDqSplitD = kBlockM == 64;
   using TiledMmadQ = decltype(make_tiled_mma(
       GMMA::ss_op_selector<Element, Element, float,
                            Shape<_64, Int<kDqSplitD ? kHeadDim / 2 : kHeadDim>, Int<kBlockN>>,
                            GMMA::Major::MN, GMMA::Major::MN>(),
-      std::conditional_t<kDqSplitD, Layout<Shape<_1, _2, _1>>, WarpGroupsM>{}));
+      std::conditional_t<kDqSplitD, WarpGroupsN, WarpGroupsM>{}));
 
   // Q, dO, K, V as loaded (head dim contiguous): K-major for S^T and dP^T; their transposed
-  // views are the MN-major B operands of dK, dV and dQ. dS is stored query-contiguous, the
-  // MN-major A of dQ.
+  // views are the MN-major B operands of dK, dV and dQ. dS (and P, kSplitD) is stored
+  // query-contiguous: the MN-major A of dQ, and transposed the K-major A of dK (and dV).
   template <int kRows>
   using SmemLayoutRowsK = decltype(tile_to_shape(GMMA::Layout_K_SW128_Atom<Element>{},
                                                  Shape<Int<kRows>, Int<kHeadDim>>{}));
@@ -76,8 +97,9 @@ struct Sm90BwdTraits : TraitsBase<kHeadDim_, 8, Element_> {
   static constexpr int kSmemQ = kBlockM * kHeadDim;  // elements of one Q (or dO) buffer
   static constexpr int kSmemKV = kBlockN * kHeadDim;
   static constexpr int kSmemdS = kBlockM * kBlockN;
-  // Two buffers of Q and of dO, K, V, dS; then two buffers of lse and of D (fp32).
-  static constexpr int kSmemRowStats = (4 * kSmemQ + 2 * kSmemKV + kSmemdS) * sizeof(Element);
+  // Two buffers of Q and of dO, K, V, dS, P (kSplitD); then two buffers of lse and of D (fp32).
+  static constexpr int kSmemRowStats =
+      (4 * kSmemQ + 2 * kSmemKV + (kSplitD ? 2 : 1) * kSmemdS) * sizeof(Element);
   static constexpr int kSmemSize = kSmemRowStats + 4 * kBlockM * sizeof(float);
 };
 
@@ -121,6 +143,7 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
   Element* smem_ds = smem_k + 2 * Traits::kSmemKV;
   Tensor sdS = make_tensor(make_smem_ptr(smem_ds), typename Traits::SmemLayoutdS{});
   Tensor sdSt = make_tensor(make_smem_ptr(smem_ds), typename Traits::SmemLayoutdSt{});
+  Tensor sPt = make_tensor(make_smem_ptr(smem_ds + Traits::kSmemdS), typename Traits::SmemLayoutdSt{});
   float* smem_lse = reinterpret_cast<float*>(smem + Traits::kSmemRowStats);  // [2][kBlockM]
   float* smem_dsum = smem_lse + 2 * kBlockM;                                  // [2][kBlockM]
   // Q-like buffer of step i (two of each: the next step's loads while this one computes).
@@ -185,6 +208,8 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
   auto thr_dkv = mma_dkv.get_thread_slice(tidx);
   Tensor tdVrdO = thr_dkv.partition_fragment_B(sdOt);  // (MMA, MMA_N, MMA_K)
   Tensor tdKrQ = thr_dkv.partition_fragment_B(sQt);
+  Tensor tdVrPt = thr_dkv.partition_fragment_A(sPt);  // kSplitD: descriptors (MMA, MMA_M, MMA_K)
+  Tensor tdKrdSt = thr_dkv.partition_fragment_A(sdSt);
   typename Traits::TiledMmadQ mma_dq;
   auto thr_dq = mma_dq.get_thread_slice(tidx);
   Tensor tdQrdS = thr_dq.partition_fragment_A(sdS);  // (MMA, MMA_M, MMA_K)
@@ -197,6 +222,7 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
   auto copy_dS = make_tiled_copy_C(typename Traits::SmemCopyAtomAcc{}, mma_sdp);
   auto thr_copy_dS = copy_dS.get_thread_slice(tidx);
   Tensor tdSsdS = thr_copy_dS.partition_D(sdSt);
+  Tensor tPsP = thr_copy_dS.partition_D(sPt);
 
   // (key, query) of each element of this thread's S^T accumulator, and (query, col) of dQ's.
   Tensor tScS = thr_sdp.partition_C(make_identity_tensor(Shape<Int<kBlockN>, Int<kBlockM>>{}));
@@ -310,13 +336,23 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
       }
     }
     Tensor rdS = convert_type<Element>(acc_dp);
-    Tensor tdVrP = make_tensor(rP.data(), gmma_acc_as_a_layout(rP.layout()));   // (MMA, MMA_M, MMA_K)
-    Tensor tdKrdS = make_tensor(rdS.data(), gmma_acc_as_a_layout(rdS.layout()));
-    gmma_issue<false>(mma_dkv, tdVrP, at_buffer(tdVrdO, i), acc_dv);
-    gmma_issue<false>(mma_dkv, tdKrdS, at_buffer(tdKrQ, i), acc_dk);
-    copy(copy_dS, thr_copy_dS.retile_S(rdS), tdSsdS);
-    fence_async_proxy();
-    __syncthreads();  // dS of both warpgroups is in shared memory
+    if constexpr (Traits::kSplitD) {
+      // Each warpgroup holds the P^T, dS^T of half the queries; dK, dV need all of them.
+      copy(copy_dS, thr_copy_dS.retile_S(rP), tPsP);
+      copy(copy_dS, thr_copy_dS.retile_S(rdS), tdSsdS);
+      fence_async_proxy();
+      __syncthreads();  // P and dS of both warpgroups are in shared memory
+      gmma_issue<false>(mma_dkv, tdVrPt, at_buffer(tdVrdO, i), acc_dv);
+      gmma_issue<false>(mma_dkv, tdKrdSt, at_buffer(tdKrQ, i), acc_dk);
+    } else {
+      Tensor tdVrP = make_tensor(rP.data(), gmma_acc_as_a_layout(rP.layout()));  // (MMA, MMA_M, MMA_K)
+      Tensor tdKrdS = make_tensor(rdS.data(), gmma_acc_as_a_layout(rdS.layout()));
+      gmma_issue<false>(mma_dkv, tdVrP, at_buffer(tdVrdO, i), acc_dv);
+      gmma_issue<false>(mma_dkv, tdKrdS, at_buffer(tdKrQ, i), acc_dk);
+      copy(copy_dS, thr_copy_dS.retile_S(rdS), tdSsdS);
+      fence_async_proxy();
+      __syncthreads();  // dS of both warpgroups is in shared memory
+    }
 
     Tensor acc_dq = partition_fragment_C(mma_dq, Shape<Int<kBlockM>, Int<kHeadDim>>{});  // (MMA, MMA_M, MMA_N)
     gmma_issue<true>(mma_dq, tdQrdS, tdQrK, acc_dq);
