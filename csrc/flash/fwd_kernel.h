@@ -50,11 +50,7 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
   const bool has_softcap = params.softcap > 0.f;
   const float softmax_scale = has_softcap ? params.softcap : params.scale;
   const float softcap_prescale = has_softcap ? params.scale / params.softcap : 1.f;
-  const float alibi_coef = params.alibi_slopes == nullptr
-      ? 0.f
-      : -params.alibi_slopes[bidb * params.alibi_batch_stride + bidh] / softmax_scale;
-  const Mask<kCausal> mask(seq.seqlen_q, seq.seqlen_k, params.bottom_right, params.window_left,
-                           params.window_right, alibi_coef);
+  const Mask<kCausal> mask = fwd_mask<kCausal>(params, seq, bidb, bidh, softmax_scale);
 
   int n_begin = mask.template n_block_begin<kBlockN>(m0);
   int n_end = mask.template n_block_end<kBlockN>(m_end);
@@ -142,21 +138,10 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
     Tensor tOrVt = thr_mma.partition_fragment_B(sVtNoSwizzle);  // (MMA, MMA_K, MMA_N)
 
     copy_tile<true>(gmem_tiled_copy, tQgQ, tQsQ, tQcQ, tQKVpD, seq.seqlen_q - m0);
-    // Block order: first the masked ones, those crossing the causal/window diagonal or the end
-    // of the keys (descending from the last) and those crossing the left window edge
-    // (ascending), then the interior ones, so that no mask state stays live in the hot loop.
-    // With softcap or ALiBi every block takes the masked step.
-    const bool all_masked = has_softcap || alibi_coef != 0.f;
-    const int n_right = all_masked
-        ? n_begin : max(n_begin, min(n_end, mask.template right_mask_begin<kBlockN>(m0)));
-    const int n_left = min(n_right, max(n_begin, mask.template left_mask_end<kBlockN>(m_end)));
-    const int num_right = n_end - n_right;
-    const int num_masked = num_right + n_left - n_begin;
-    const int num_blocks = n_end - n_begin;
-    auto block_at = [&](int i) {
-      return i < num_right ? n_end - 1 - i
-                           : i < num_masked ? n_begin + (i - num_right) : n_right - 1 - (i - num_masked);
-    };
+    const KeyBlockOrder<kBlockN> order(mask, m0, m_end, n_begin, n_end,
+                                       has_softcap || mask.alibi_coef != 0.f);
+    const int num_masked = order.num_masked, num_blocks = order.num_blocks;
+    auto block_at = [&](int i) { return order.at(i); };
     load_kv(tKgK, tKsK, block_at(0));
     cp_async_fence();
 
@@ -239,40 +224,16 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
     }
     return;
   } else {
-    float* lse_ptr = params.lse + seq.lse_offset(params, bidb, bidh);
-    if (quad_lane == 0) {
-      CUTE_UNROLL
-      for (int r = 0; r < kRows; ++r) {
-        if (row_of(r) < seq.seqlen_q) lse_ptr[row_of(r)] = lse[r];
-      }
-    }
-
+    seq.store_lse(params, bidb, bidh, lse, row_of, quad_lane);
     // O goes through shared memory (Q's, no longer read) for 16-byte global stores.
-    Tensor rO = convert_type<Element>(acc_o);
     Tensor sO = make_tensor(sQ.data(), typename Traits::SmemLayoutO{});  // (kBlockM, kHeadDim)
-    auto smem_tiled_copy_O = make_tiled_copy_C(typename Traits::SmemCopyAtomAcc{}, tiled_mma);
-    auto smem_thr_copy_O = smem_tiled_copy_O.get_thread_slice(tidx);
-    Tensor taccOrO = smem_thr_copy_O.retile_S(rO);  // ((Atom, AtomNum), MMA_M, MMA_K)
-    Tensor taccOsO = smem_thr_copy_O.partition_D(sO);
-    copy(smem_tiled_copy_O, taccOrO, taccOsO);
-
     Element* o_ptr = static_cast<Element*>(params.out) +
         seq.q_offset(params.o_batch_stride, params.o_head_stride, params.o_row_stride, bidb, bidh);
     Tensor mO = make_tensor(make_gmem_ptr(o_ptr), make_shape(seq.seqlen_q, Int<kHeadDim>{}),
                             make_stride(params.o_row_stride, _1{}));
     Tensor gO = local_tile(mO, Shape<Int<kBlockM>, Int<kHeadDim>>{}, make_coord(m_block, 0));  // (kBlockM, kHeadDim)
-    typename Traits::GmemTiledCopyO gmem_tiled_copy_O;
-    auto gmem_thr_copy_O = gmem_tiled_copy_O.get_thread_slice(tidx);
-    Tensor tOsO = gmem_thr_copy_O.partition_S(sO);  // (CPY, CPY_M, CPY_K)
-    Tensor tOgO = gmem_thr_copy_O.partition_D(gO);
-    Tensor tOcO = gmem_thr_copy_O.partition_D(make_identity_tensor(make_shape(size<0>(sO), size<1>(sO))));
-    Tensor tOpD = make_tensor<bool>(make_shape(size<2>(tOgO)));  // (CPY_K)
-    CUTE_UNROLL
-    for (int k = 0; k < size(tOpD); ++k) tOpD(k) = get<1>(tOcO(0, 0, k)) < params.head_dim;
-    __syncthreads();
-    Tensor tOrO = make_tensor<Element>(shape(tOgO));
-    copy(gmem_tiled_copy_O, tOsO, tOrO);
-    store_tile(gmem_tiled_copy_O, tOrO, tOgO, tOcO, tOpD, seq.seqlen_q - m0);
+    store_o<typename Traits::GmemTiledCopyO, typename Traits::SmemCopyAtomAcc>(
+        tiled_mma, acc_o, sO, gO, tidx, seq.seqlen_q - m0, params.head_dim, [] { __syncthreads(); });
   }
 }
 

@@ -177,25 +177,12 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
 
   const bool has_softcap = params.softcap > 0.f;
   const float softmax_scale = has_softcap ? params.softcap : params.scale;
-  const float alibi_coef = params.alibi_slopes == nullptr
-      ? 0.f
-      : -params.alibi_slopes[bidb * params.alibi_batch_stride + bidh] / softmax_scale;
-  const Mask<kCausal> mask(seq.seqlen_q, seq.seqlen_k, params.bottom_right, params.window_left,
-                           params.window_right, alibi_coef);
-  // Key blocks in fwd_kernel.h's order: the masked ones first, then the interior.
-  const int n_begin = mask.template n_block_begin<kBlockN>(m0);
-  const int n_end = mask.template n_block_end<kBlockN>(m_end);
-  const bool all_masked = has_softcap || alibi_coef != 0.f;
-  const int n_right = all_masked
-      ? n_begin : max(n_begin, min(n_end, mask.template right_mask_begin<kBlockN>(m0)));
-  const int n_left = min(n_right, max(n_begin, mask.template left_mask_end<kBlockN>(m_end)));
-  const int num_right = n_end - n_right;
-  const int num_masked = num_right + n_left - n_begin;
-  const int num_blocks = max(0, n_end - n_begin);
-  auto block_at = [&](int i) {
-    return i < num_right ? n_end - 1 - i
-                         : i < num_masked ? n_begin + (i - num_right) : n_right - 1 - (i - num_masked);
-  };
+  const Mask<kCausal> mask = fwd_mask<kCausal>(params, seq, bidb, bidh, softmax_scale);
+  const KeyBlockOrder<kBlockN> order(mask, m0, m_end, mask.template n_block_begin<kBlockN>(m0),
+                                     mask.template n_block_end<kBlockN>(m_end),
+                                     has_softcap || mask.alibi_coef != 0.f);
+  const int num_masked = order.num_masked, num_blocks = order.num_blocks;
+  auto block_at = [&](int i) { return order.at(i); };
 
   Tensor sQ = make_tensor(make_smem_ptr(smem.q), typename Traits::SmemLayoutQ{});  // (kBlockM, kHeadDim)
   Tensor sK = make_tensor(make_smem_ptr(smem.k), typename Traits::SmemLayoutKV{});  // (kBlockN, kHeadDim, stage)
@@ -373,41 +360,21 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
     for (int r = 0; r < kRows; ++r) lse[r] = -INFINITY;  // no visible key: out 0, lse -inf
   }
 
-  float* lse_ptr = params.lse + seq.lse_offset(params, bidb, bidh);
-  if (quad_lane == 0) {
-    CUTE_UNROLL
-    for (int r = 0; r < kRows; ++r) {
-      if (row_of(r) < seq.seqlen_q) lse_ptr[row_of(r)] = lse[r];
-    }
-  }
+  seq.store_lse(params, bidb, bidh, lse, row_of, quad_lane);
 
   // O through this warpgroup's own rows of Q's buffer (its S products are done with them)
   // for 16-byte global stores.
-  Tensor rO = convert_type<Element>(acc_o);
-  auto smem_tiled_copy_O = make_tiled_copy_C(typename Traits::SmemCopyAtomO{}, mma_o);
-  auto smem_thr_copy_O = smem_tiled_copy_O.get_thread_slice(wtidx);
-  Tensor taccOrO = smem_thr_copy_O.retile_S(rO);
-  Tensor taccOsO = smem_thr_copy_O.partition_D(sQw);
-  copy(smem_tiled_copy_O, taccOrO, taccOsO);
-  NamedBarrier::sync(128, wg == 0 ? uint32_t(Sm90FwdBarrier::kEpilogue0) : uint32_t(Sm90FwdBarrier::kEpilogue1));
-
   const int row0 = m0 + 64 * wg;
   Element* o_ptr = static_cast<Element*>(params.out) +
       seq.q_offset(params.o_batch_stride, params.o_head_stride, params.o_row_stride, bidb, bidh);
   Tensor mO = make_tensor(make_gmem_ptr(o_ptr), make_shape(seq.seqlen_q, Int<kHeadDim>{}),
                           make_stride(params.o_row_stride, _1{}));
   Tensor gO = local_tile(mO, Shape<_64, Int<kHeadDim>>{}, make_coord(row0 / 64, 0));  // (64, kHeadDim)
-  typename Traits::GmemTiledCopyO gmem_tiled_copy_O;
-  auto gmem_thr_copy_O = gmem_tiled_copy_O.get_thread_slice(wtidx);
-  Tensor tOsO = gmem_thr_copy_O.partition_S(sQw);  // (CPY, CPY_M, CPY_K)
-  Tensor tOgO = gmem_thr_copy_O.partition_D(gO);
-  Tensor tOcO = gmem_thr_copy_O.partition_D(make_identity_tensor(Shape<_64, Int<kHeadDim>>{}));
-  Tensor tOpD = make_tensor<bool>(make_shape(size<2>(tOgO)));  // (CPY_K)
-  CUTE_UNROLL
-  for (int k = 0; k < size(tOpD); ++k) tOpD(k) = get<1>(tOcO(0, 0, k)) < params.head_dim;
-  Tensor tOrO = make_tensor<Element>(shape(tOgO));
-  copy(gmem_tiled_copy_O, tOsO, tOrO);
-  store_tile(gmem_tiled_copy_O, tOrO, tOgO, tOcO, tOpD, seq.seqlen_q - row0);
+  const uint32_t epilogue = wg == 0 ? uint32_t(Sm90FwdBarrier::kEpilogue0)
+                                    : uint32_t(Sm90FwdBarrier::kEpilogue1);
+  store_o<typename Traits::GmemTiledCopyO, typename Traits::SmemCopyAtomO>(
+      mma_o, acc_o, sQw, gO, wtidx, seq.seqlen_q - row0, params.head_dim,
+      [&] { NamedBarrier::sync(128, epilogue); });
 #endif
 }
 

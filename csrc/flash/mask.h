@@ -9,6 +9,9 @@
 
 #include <cute/tensor.hpp>
 
+#include "params.h"
+#include "seqlen.h"
+
 namespace flash {
 
 template <bool kCausal>
@@ -95,6 +98,47 @@ struct Mask {
         }
       }
     }
+  }
+};
+
+// The forward's mask of sequence `seq`, query head h of batch b: ALiBi's slope becomes a
+// coefficient of the raw score (divided by the softmax scale, applied in exp2).
+template <bool kCausal>
+__device__ __forceinline__ Mask<kCausal> fwd_mask(const FwdParams& p, const SeqLen& seq, int b,
+                                                  int h, float softmax_scale) {
+  const float alibi_coef =
+      p.alibi_slopes == nullptr ? 0.f : -p.alibi_slopes[b * p.alibi_batch_stride + h] / softmax_scale;
+  return Mask<kCausal>(seq.seqlen_q, seq.seqlen_k, p.bottom_right, p.window_left, p.window_right,
+                       alibi_coef);
+}
+
+// The order in which the forward visits a query tile's key blocks [n_begin, n_end): first the
+// masked ones, those crossing the causal/window diagonal or the end of the keys (descending
+// from the last) and those crossing the left window edge (ascending), then the interior ones,
+// so that no mask state stays live in the hot loop. With softcap or ALiBi (all_masked) every
+// block takes the masked step.
+template <int kBlockN>
+struct KeyBlockOrder {
+  int n_begin, n_end, n_right, num_right;
+  int num_masked;  // steps 0 .. num_masked - 1 need the mask code
+  int num_blocks;
+
+  template <bool kCausal>
+  __device__ __forceinline__ KeyBlockOrder(const Mask<kCausal>& mask, int m0, int m_end,
+                                           int n_begin, int n_end, bool all_masked)
+      : n_begin(n_begin), n_end(n_end) {
+    n_right = all_masked
+        ? n_begin : max(n_begin, min(n_end, mask.template right_mask_begin<kBlockN>(m0)));
+    const int n_left = min(n_right, max(n_begin, mask.template left_mask_end<kBlockN>(m_end)));
+    num_right = n_end - n_right;
+    num_masked = num_right + n_left - n_begin;
+    num_blocks = max(0, n_end - n_begin);
+  }
+
+  // The key block of step i.
+  __device__ __forceinline__ int at(int i) const {
+    return i < num_right ? n_end - 1 - i
+                         : i < num_masked ? n_begin + (i - num_right) : n_right - 1 - (i - num_masked);
   }
 };
 

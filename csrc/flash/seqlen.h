@@ -40,6 +40,21 @@ struct SeqLen {
   __device__ __forceinline__ int64_t lse_offset(const FwdParams& p, int b, int h) const {
     return varlen ? int64_t(h) * p.total_q + q_row0 : (int64_t(b) * p.heads_q + h) * p.seqlen_q;
   }
+
+  // Writes a thread's lse values of rows row_of(r) of (b, h) (held by each quad's lane 0, as
+  // the MMA accumulators spread rows over a quad), skipping rows past the sequence.
+  template <int kRows, typename RowOf>
+  __device__ __forceinline__ void store_lse(const FwdParams& p, int b, int h,
+                                            const float (&lse)[kRows], RowOf row_of,
+                                            int quad_lane) const {
+    float* lse_ptr = p.lse + lse_offset(p, b, h);
+    if (quad_lane == 0) {
+#pragma unroll
+      for (int r = 0; r < kRows; ++r) {
+        if (row_of(r) < seqlen_q) lse_ptr[row_of(r)] = lse[r];
+      }
+    }
+  }
 };
 
 }  // namespace flash

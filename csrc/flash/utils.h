@@ -129,4 +129,32 @@ __forceinline__ __device__ void store_tile(TiledCopy tiled_copy, Src const& src,
   }
 }
 
+// Stores a tile of O, this thread's part acc_o of tiled_mma's (rows, kHeadDim) accumulator, to
+// gO through shared memory sO for 16-byte global stores: rows below `rows`, columns below
+// `head_dim`. sync() publishes the shared memory writes to the threads that read them back.
+template <typename GmemTiledCopy, typename SmemCopyAtom, typename TiledMma, typename Acc,
+          typename SmemO, typename GmemO, typename Sync>
+__forceinline__ __device__ void store_o(TiledMma const& tiled_mma, Acc const& acc_o, SmemO& sO,
+                                        GmemO& gO, int tidx, int rows, int head_dim, Sync&& sync) {
+  using Element = typename SmemO::value_type;
+  Tensor rO = convert_type<Element>(acc_o);
+  auto smem_tiled_copy = make_tiled_copy_C(SmemCopyAtom{}, tiled_mma);
+  auto smem_thr_copy = smem_tiled_copy.get_thread_slice(tidx);
+  Tensor taccOrO = smem_thr_copy.retile_S(rO);  // ((Atom, AtomNum), MMA_M, MMA_K)
+  Tensor taccOsO = smem_thr_copy.partition_D(sO);
+  copy(smem_tiled_copy, taccOrO, taccOsO);
+  GmemTiledCopy gmem_tiled_copy;
+  auto gmem_thr_copy = gmem_tiled_copy.get_thread_slice(tidx);
+  Tensor tOsO = gmem_thr_copy.partition_S(sO);  // (CPY, CPY_M, CPY_K)
+  Tensor tOgO = gmem_thr_copy.partition_D(gO);
+  Tensor tOcO = gmem_thr_copy.partition_D(make_identity_tensor(make_shape(size<0>(sO), size<1>(sO))));
+  Tensor tOpD = make_tensor<bool>(make_shape(size<2>(tOgO)));  // (CPY_K)
+  CUTE_UNROLL
+  for (int k = 0; k < size(tOpD); ++k) tOpD(k) = get<1>(tOcO(0, 0, k)) < head_dim;
+  sync();
+  Tensor tOrO = make_tensor<Element>(shape(tOgO));
+  copy(gmem_tiled_copy, tOsO, tOrO);
+  store_tile(gmem_tiled_copy, tOrO, tOgO, tOcO, tOpD, rows);
+}
+
 }  // namespace flash

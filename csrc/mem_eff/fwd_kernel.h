@@ -151,13 +151,7 @@ __global__ void __launch_bounds__(Traits::kNThreads)
     for (int r = 0; r < kRows; ++r) lse[r] = -INFINITY;  // no visible key: out 0, lse -inf
   }
 
-  float* lse_ptr = params.lse + seq.lse_offset(params, bidb, bidh);
-  if (quad_lane == 0) {
-    CUTE_UNROLL
-    for (int r = 0; r < kRows; ++r) {
-      if (row_of(r) < seq.seqlen_q) lse_ptr[row_of(r)] = lse[r];
-    }
-  }
+  seq.store_lse(params, bidb, bidh, lse, row_of, quad_lane);
   __syncthreads();  // every thread is done with Q: O is staged there
   Tensor sO = make_tensor(sQ.data(), typename Traits::SmemLayoutQ{});
   acc_to_smem(tiled_mma, acc_o, sO, tidx);
