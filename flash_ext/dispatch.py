@@ -143,7 +143,8 @@ ALL_FEATURES = dict(dropout=True, window=True, alibi=True, softcap=True, varlen=
 #: Every backend, in selection priority order.
 BACKENDS: tuple[Backend, ...] = (
     Backend(
-        "flash", "FlashAttention-2-class CuTe kernels (sm80+)", frozenset({"cuda"}), HALF_DTYPES,
+        "flash", "FlashAttention-2-class CuTe kernels (sm80+), wgmma on Hopper",
+        frozenset({"cuda"}), HALF_DTYPES,
         max_head_dim=256, head_dim_multiple=8, min_compute_capability=(8, 0),
         unavailable=_cuda_unavailable("flash"), kernel_head_dims=FLASH_KERNEL_HEAD_DIMS,
         built_head_dims=FLASH_HDIMS,

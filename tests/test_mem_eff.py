@@ -639,24 +639,24 @@ def test_cuda_graph_forward_backward():
 
 
 def test_compile_fullgraph_forward_backward():
-    """Deterministic calls: the compiled dq, dk, dv are the eager ones bit for bit; dbias
-    (summed over the batch, a reduction the compiler may generate itself) to rounding."""
+    """Deterministic calls: the compiled out, dq, dk, dv are the eager ones bit for bit; dbias
+    (summed over the batch, a reduction the compiler may generate itself) to rounding. The
+    compiled function returns out, not a loss, whose sum inductor would add in another order."""
     q, k, v = leaves(*qkv(2, 8, 2, 100, 130, 64, torch.bfloat16))
     (bias,) = leaves(randn(1, 8, 100, 130, dtype=torch.bfloat16))
-    g = randn(2, 8, 100, 64, dtype=torch.float32)
+    g = randn(2, 8, 100, 64, dtype=torch.bfloat16)
 
     def step(q, k, v, bias):
-        out = flash_ext.attention(q, k, v, attn_mask=bias, is_causal=True, enable_gqa=True,
-                                  window_size=(32, -1), deterministic=True, backend="mem_eff")
-        return (out.float() * g).sum()
+        return flash_ext.attention(q, k, v, attn_mask=bias, is_causal=True, enable_gqa=True,
+                                   window_size=(32, -1), deterministic=True, backend="mem_eff")
 
     torch._dynamo.reset()
     compiled = torch.compile(step, fullgraph=True)
-    loss = compiled(q, k, v, bias)
-    grads = torch.autograd.grad(loss, (q, k, v, bias))
-    loss_eager = step(q, k, v, bias)
-    grads_eager = torch.autograd.grad(loss_eager, (q, k, v, bias))
-    torch.testing.assert_close(loss, loss_eager)
+    out = compiled(q, k, v, bias)
+    grads = torch.autograd.grad(out, (q, k, v, bias), g)
+    out_eager = step(q, k, v, bias)
+    grads_eager = torch.autograd.grad(out_eager, (q, k, v, bias), g)
+    assert torch.equal(out, out_eager), "out: compiled and eager differ"
     for name, a, b in zip("qkv", grads, grads_eager):
         assert torch.equal(a, b), f"d{name}: compiled and eager differ"
     torch.testing.assert_close(grads[3], grads_eager[3])
