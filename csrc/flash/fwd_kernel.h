@@ -141,8 +141,7 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
     const KeyBlockOrder<kBlockN> order(mask, m0, m_end, n_begin, n_end,
                                        has_softcap || mask.alibi_coef != 0.f);
     const int num_masked = order.num_masked, num_blocks = order.num_blocks;
-    auto block_at = [&](int i) { return order.at(i); };
-    load_kv(tKgK, tKsK, block_at(0));
+    load_kv(tKgK, tKsK, order.at(0));
     cp_async_fence();
 
     OnlineSoftmax<kRows> softmax;
@@ -151,12 +150,12 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
     const Dropout dropout = kDropout ? Dropout(params.dropout_seed, params.dropout_p, bh)
                                      : Dropout{};
 
-    // Step i: key block block_at(i); the first step starts the online softmax. Only masked
+    // Step i: key block order.at(i); the first step starts the online softmax. Only masked
     // steps carry the softcap, ALiBi and mask code: a hot loop with it measured 256 TFLOP/s,
     // without it 330 (D=128, S=1k, bf16, H100). Forced inline: a called lambda would pass the
     // accumulators through the stack.
     auto step = [&](int i, auto is_first, auto is_masked) __attribute__((always_inline)) {
-      const int n_block = block_at(i);
+      const int n_block = order.at(i);
       const int n0 = n_block * kBlockN;
       Tensor acc_s = partition_fragment_C(tiled_mma, Shape<Int<kBlockM>, Int<kBlockN>>{});  // (MMA, MMA_M, MMA_N)
       clear(acc_s);
@@ -180,7 +179,7 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
       cp_async_wait<0>();
       __syncthreads();  // this V block has landed; every thread is done with this K
       if (i + 1 < num_blocks) {
-        load_kv(tKgK, tKsK, block_at(i + 1));
+        load_kv(tKgK, tKsK, order.at(i + 1));
         cp_async_fence();
       }
       softmax.template update<decltype(is_first)::value>(s, acc_o_rc, scale_log2);

@@ -182,7 +182,6 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
                                      mask.template n_block_end<kBlockN>(m_end),
                                      has_softcap || mask.alibi_coef != 0.f);
   const int num_masked = order.num_masked, num_blocks = order.num_blocks;
-  auto block_at = [&](int i) { return order.at(i); };
 
   Tensor sQ = make_tensor(make_smem_ptr(smem.q), typename Traits::SmemLayoutQ{});  // (kBlockM, kHeadDim)
   Tensor sK = make_tensor(make_smem_ptr(smem.k), typename Traits::SmemLayoutKV{});  // (kBlockN, kHeadDim, stage)
@@ -226,7 +225,7 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
       Barrier::arrive_and_expect_tx(&smem.q_full, Traits::kBytesQ);
       copy(tma.q.with(smem.q_full), tQgQ, tQsQ);
       for (int i = 0; i < num_blocks; ++i) {
-        const int n_block = block_at(i);
+        const int n_block = order.at(i);
         const int stage = i % kStages;
         const uint32_t phase = (i / kStages) % 2;
         Barrier::wait(&smem.k_empty[stage], phase ^ 1);
@@ -293,7 +292,7 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
           CUTE_UNROLL
           for (int j = 0; j < size(acc_s); ++j) acc_s(j) = cutlass::fast_tanh(acc_s(j) * softcap_prescale);
         }
-        const int n0 = block_at(i) * kBlockN;
+        const int n0 = order.at(i) * kBlockN;
         mask.apply(s, row_of, n0, quad_lane, mask.template block_needs_mask<kBlockN>(n0, m0, m_end));
       }
     };
