@@ -13,29 +13,33 @@ namespace mem_eff {
 
 using namespace cute;
 
-// Whether the fp32 GEMMs unroll their k loops (gemm.h's kUnrollK). Measured per head dim: at
-// D = 256 unrolled is faster (backward 0.37-0.43x -> 0.47-0.52x SDPA efficient) and spills
-// least in the forward; below it, unrolled loops spill (forward at D = 128: 208 B).
+// Whether the backward's fp32 GEMMs unroll their k loops (gemm.h's kUnrollK). Measured per head
+// dim: at D = 256 unrolled is faster (backward 0.37-0.43x -> 0.47-0.52x SDPA efficient); below
+// it, unrolled loops spill. The forward's stay rolled: at D = 256, with two CTAs per SM,
+// unrolled was 0.64-0.97x SDPA efficient against 0.88-1.07x rolled (H100).
 template <int kHeadDim>
 constexpr bool kUnrollFp32K = kHeadDim >= 256;
 
-template <typename Element_, int kHeadDim_, int kBlockM_, int kBlockN_>
+// kShareKV_: K and V of a key block take turns in one shared memory buffer (V loads once S is
+// computed, the next K once P V is), so that two CTAs fit an SM where K and V apart would not.
+template <typename Element_, int kHeadDim_, int kBlockM_, int kBlockN_, bool kShareKV_ = false>
 struct FwdTraits : ElementTraits<Element_> {
   using Element = Element_;
   using Base = ElementTraits<Element_>;
   static constexpr int kHeadDim = kHeadDim_;
   static constexpr int kBlockM = kBlockM_;
   static constexpr int kBlockN = kBlockN_;
+  static constexpr bool kShareKV = kShareKV_;
   static constexpr int kNWarps = kBlockM / 16;  // warps split the rows (the softmax's quads)
   static constexpr int kNThreads = 32 * kNWarps;
-  static constexpr bool kUnrollK = kUnrollFp32K<kHeadDim>;
   using TiledMma = typename Base::template TiledMma<kNWarps, 1>;
   using SmemLayoutQ = typename Base::template SmemLayout<kBlockM, kHeadDim>;
   using SmemLayoutKV = typename Base::template SmemLayout<kBlockN, kHeadDim>;
   using SmemLayoutVt = typename Base::template SmemLayoutT<kBlockN, kHeadDim>;
   using SmemLayoutS = typename Base::template SmemLayout<kBlockM, kBlockN>;  // bias, P
   static constexpr int kSmemSize =
-      (kBlockM * kHeadDim + 2 * kBlockN * kHeadDim + 2 * kBlockM * kBlockN) * sizeof(Element);
+      (kBlockM * kHeadDim + (kShareKV ? 1 : 2) * kBlockN * kHeadDim +
+       2 * kBlockM * kBlockN) * sizeof(Element);
 };
 
 // kStages_: buffers of Q, dO and the bias tile (the dK/dV kernel loads the next query block's
@@ -70,11 +74,12 @@ struct BwdTraits : ElementTraits<Element_> {
       2 * kBlockM * sizeof(float);
 };
 
-// 64 query rows (4 warps) against 64 keys; fp32 takes 32 keys at head dims 128 (80 KB of
-// shared memory instead of 128: two CTAs per SM) and 256 (to fit).
-template <typename Element, int kHeadDim>
-using FwdConfig =
-    FwdTraits<Element, kHeadDim, 64, std::is_same_v<Element, float> && kHeadDim >= 128 ? 32 : 64>;
+// 64 query rows (4 warps) against 64 keys. fp32 K and V share a buffer at head dims 128 and 256
+// (two CTAs per SM on an H100, 8 warps, where K and V apart would leave room for one), with 64
+// keys at head dim 128 (96 KB) and 32 at 256 (112 KB).
+template <typename Element, int kHeadDim, bool kIsFloat = std::is_same_v<Element, float>>
+using FwdConfig = FwdTraits<Element, kHeadDim, 64, kIsFloat && kHeadDim == 256 ? 32 : 64,
+                            kIsFloat && kHeadDim >= 128>;
 
 // Tiles (query rows, keys, warps along M and N) of the two kernels. The dQ kernel's
 // accumulator is (rows, head dim), the dK/dV kernel's two are (keys, head dim); fp32 tiles are

@@ -2,7 +2,8 @@
 // kBlockM query rows of one (batch, head) against the key blocks they can see. Per key block:
 // S = scale * Q K^T + bias (+ ALiBi, masks), the online softmax, P staged through shared
 // memory (the element type's MMA A operand, fp32 included), O += P V. The bias tile of the
-// block loads with K; the next K and bias load while the softmax and P V run.
+// block loads with K; the next K and bias load while the softmax and P V run (with a shared K/V
+// buffer, V and the next bias load during the softmax, the next K after P V).
 #pragma once
 
 #include <cmath>
@@ -56,9 +57,11 @@ __global__ void __launch_bounds__(Traits::kNThreads)
   Tensor sQ = make_tensor(make_smem_ptr(reinterpret_cast<Element*>(smem)),
                           typename Traits::SmemLayoutQ{});  // (kBlockM, kHeadDim)
   Tensor sK = make_tensor(sQ.data() + size(sQ), typename Traits::SmemLayoutKV{});  // (kBlockN, kHeadDim)
-  Tensor sV = make_tensor(sK.data() + size(sK), typename Traits::SmemLayoutKV{});
+  Tensor sV = make_tensor(sK.data() + (Traits::kShareKV ? 0 : size(sK)),
+                          typename Traits::SmemLayoutKV{});
   Tensor sVt = make_tensor(sV.data(), typename Traits::SmemLayoutVt{});  // (kHeadDim, kBlockN)
   Tensor sBias = make_tensor(sV.data() + size(sV), typename Traits::SmemLayoutS{});  // (kBlockM, kBlockN)
+  constexpr bool kShareKV = Traits::kShareKV;
   Tensor sP = make_tensor(sBias.data() + size(sBias), typename Traits::SmemLayoutS{});
 
   typename Traits::TiledMma tiled_mma;
@@ -86,16 +89,24 @@ __global__ void __launch_bounds__(Traits::kNThreads)
                                           make_stride(params.bias_row_stride, _1{})),
                               Shape<Int<kBlockM>, Int<kBlockN>>{}, make_coord(m_block, _));  // (kBlockM, kBlockN, n)
 
-    auto load_k_bias = [&](int n_block) {
-      const int rows = seq.seqlen_k - n_block * kBlockN;
-      load_tile<kNThreads>(gK(_, _, n_block), sK, rows, params.head_dim, tidx);
+    auto load_k = [&](int n_block) {
+      load_tile<kNThreads>(gK(_, _, n_block), sK, seq.seqlen_k - n_block * kBlockN,
+                           params.head_dim, tidx);
+    };
+    auto load_v = [&](int n_block) {
+      load_tile<kNThreads>(gV(_, _, n_block), sV, seq.seqlen_k - n_block * kBlockN,
+                           params.head_dim, tidx);
+    };
+    auto load_bias = [&](int n_block) {
       if (has_bias) {
-        load_tile<kNThreads>(gBias(_, _, n_block), sBias, m_end - m0, rows, tidx);
+        load_tile<kNThreads>(gBias(_, _, n_block), sBias, m_end - m0,
+                             seq.seqlen_k - n_block * kBlockN, tidx);
       }
-      cp_async_fence();
     };
     load_tile<kNThreads>(gQ, sQ, m_end - m0, params.head_dim, tidx);
-    load_k_bias(n_begin);
+    load_k(n_begin);
+    load_bias(n_begin);
+    cp_async_fence();
 
     Tensor coords = acc_coords<kBlockM, kBlockN>(tiled_mma, tidx);  // (MMA, MMA_M, MMA_N) -> (row, col)
     flash::OnlineSoftmax<kRows> softmax;
@@ -110,10 +121,12 @@ __global__ void __launch_bounds__(Traits::kNThreads)
       clear(acc_s);
       cp_async_wait<0>();
       __syncthreads();  // K and bias of this block have landed; P V of the last one is done
-      load_tile<kNThreads>(gV(_, _, n_block), sV, seq.seqlen_k - n0, params.head_dim, tidx);
-      cp_async_fence();
+      if constexpr (!kShareKV) {
+        load_v(n_block);
+        cp_async_fence();
+      }
 
-      gemm_smem<false, false, Traits::kUnrollK>(tiled_mma, acc_s, sQ, sK, tidx);
+      gemm_smem<false, false>(tiled_mma, acc_s, sQ, sK, tidx);
       if (has_bias) {
         CUTE_UNROLL
         for (int i = 0; i < size(acc_s); ++i) {
@@ -131,15 +144,35 @@ __global__ void __launch_bounds__(Traits::kNThreads)
         }
       }
 
-      cp_async_wait<0>();
-      __syncthreads();  // V has landed; every thread is done with this K and bias
-      if (n_block + 1 < n_end) load_k_bias(n_block + 1);
+      const bool has_next = n_block + 1 < n_end;
+      if constexpr (kShareKV) {
+        __syncthreads();  // every thread is done with this K and bias: V and the next bias load
+        load_v(n_block);
+        if (has_next) load_bias(n_block + 1);
+        cp_async_fence();
+      } else {
+        cp_async_wait<0>();
+        __syncthreads();  // V has landed; every thread is done with this K and bias
+        if (has_next) {
+          load_k(n_block + 1);
+          load_bias(n_block + 1);
+          cp_async_fence();
+        }
+      }
       Tensor s = make_tensor(acc_s.data(), flash::acc_rowcol_layout(acc_s.layout()));  // (rows, cols)
       softmax.template update<decltype(is_first)::value>(s, acc_o_rc, float(M_LOG2E));
       if (params.dropout_p > 0.f) dropout.apply(s, row_of, n0, quad_lane);
       acc_to_smem(tiled_mma, acc_s, sP, tidx);
-      __syncthreads();  // P is complete
-      gemm_smem<false, true, Traits::kUnrollK>(tiled_mma, acc_o, sP, sVt, tidx);
+      if constexpr (kShareKV) cp_async_wait<0>();
+      __syncthreads();  // P is complete (and V has landed)
+      gemm_smem<false, true>(tiled_mma, acc_o, sP, sVt, tidx);
+      if constexpr (kShareKV) {
+        if (has_next) {
+          __syncthreads();  // every thread is done with V: the next K loads into its buffer
+          load_k(n_block + 1);
+          cp_async_fence();
+        }
+      }
     };
     step(n_begin, std::true_type{});
     for (int n_block = n_begin + 1; n_block < n_end; ++n_block) step(n_block, std::false_type{});
