@@ -32,6 +32,7 @@ __global__ void __launch_bounds__(Traits::kNThreads)
   constexpr int kBlockN = Traits::kBlockN;
   constexpr int kHeadDim = Traits::kHeadDim;
   constexpr int kNThreads = Traits::kNThreads;
+  constexpr bool kShareKV = Traits::kShareKV;
 
   extern __shared__ __align__(128) char smem[];
   const int tidx = threadIdx.x;
@@ -57,11 +58,10 @@ __global__ void __launch_bounds__(Traits::kNThreads)
   Tensor sQ = make_tensor(make_smem_ptr(reinterpret_cast<Element*>(smem)),
                           typename Traits::SmemLayoutQ{});  // (kBlockM, kHeadDim)
   Tensor sK = make_tensor(sQ.data() + size(sQ), typename Traits::SmemLayoutKV{});  // (kBlockN, kHeadDim)
-  Tensor sV = make_tensor(sK.data() + (Traits::kShareKV ? 0 : size(sK)),
+  Tensor sV = make_tensor(sK.data() + (kShareKV ? 0 : size(sK)),
                           typename Traits::SmemLayoutKV{});
   Tensor sVt = make_tensor(sV.data(), typename Traits::SmemLayoutVt{});  // (kHeadDim, kBlockN)
   Tensor sBias = make_tensor(sV.data() + size(sV), typename Traits::SmemLayoutS{});  // (kBlockM, kBlockN)
-  constexpr bool kShareKV = Traits::kShareKV;
   Tensor sP = make_tensor(sBias.data() + size(sBias), typename Traits::SmemLayoutS{});
 
   typename Traits::TiledMma tiled_mma;
