@@ -5,9 +5,13 @@
 //   S^T = K Q^T, dP^T = V dO^T            (shared memory operands, issued together)
 //   P^T = exp2(S^T scale - lse), dS^T = P^T * (dP^T - D)
 //   dV += P^T dO, dK += dS^T Q            (P^T, dS^T from registers)
-//   dQ  = dS K                            (dS through shared memory; fp32 atomics)
+//   dQ  = dS K                            (dS through shared memory; fp32 bulk reductions)
 // Q, dO, lse and D of the next step load (cp.async, fenced for the tensor cores' proxy) while
-// this one computes. Serves every feature but dropout, which stays on bwd_kernel.h.
+// this one computes. dQ goes to the fp32 accumulators through shared memory: each warp stages
+// its rows and sends each with one bulk reduction (cp.reduce.async.bulk), which the TMA unit
+// performs while the warps go on (per-element atomics held the warps and their registers, and
+// delayed the next step's loads behind them). Serves every feature but dropout, which stays on
+// bwd_kernel.h.
 #pragma once
 
 #include <cmath>
@@ -100,7 +104,17 @@ struct Sm90BwdTraits : TraitsBase<kHeadDim_, 8, Element_> {
   // Two buffers of Q and of dO, K, V, dS, P (kSplitD); then two buffers of lse and of D (fp32).
   static constexpr int kSmemRowStats =
       (4 * kSmemQ + 2 * kSmemKV + (kSplitD ? 2 : 1) * kSmemdS) * sizeof(Element);
-  static constexpr int kSmemSize = kSmemRowStats + 4 * kBlockM * sizeof(float);
+  // dQ staging (head dims up to 128; D = 256 has no room and adds with atomics): each warp's
+  // 16 rows x kDqCols of a step's dq, a row of kDqStride floats (8 of padding put the 8 rows of
+  // an accumulator store in distinct banks); per warpgroup column half, (kBlockM, kDqCols).
+  static constexpr bool kDqStaged = !kSplitD;
+  static constexpr int kDqCols = kDqSplitD ? kHeadDim / 2 : kHeadDim;
+  static constexpr int kDqStride = kDqCols + 8;
+  using SmemLayoutdQ = Layout<Shape<Int<kBlockM>, Shape<Int<kDqCols>, Int<kHeadDim / kDqCols>>>,
+                              Stride<Int<kDqStride>, Stride<_1, Int<kBlockM * kDqStride>>>>;
+  static constexpr int kSmemDqStage = kSmemRowStats + 4 * kBlockM * sizeof(float);
+  static constexpr int kSmemSize =
+      kSmemDqStage + (kDqStaged ? cosize(SmemLayoutdQ{}) * sizeof(float) : 0);
 };
 
 // 4-byte cp.async that zero-fills when !valid.
@@ -228,6 +242,14 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
   Tensor tScS = thr_sdp.partition_C(make_identity_tensor(Shape<Int<kBlockN>, Int<kBlockM>>{}));
   Tensor tScS_rc = make_tensor(tScS.data(), gmma_acc_rowcol_layout(tScS.layout()));  // (rows, cols)
   Tensor tdQcdQ = thr_dq.partition_C(make_identity_tensor(Shape<Int<kBlockM>, Int<kHeadDim>>{}));
+  // This warp's staged dq rows: 16 from dq_row0, kDqCols columns from dq_col0.
+  Tensor sdQ = make_tensor(make_smem_ptr(reinterpret_cast<float*>(smem + Traits::kSmemDqStage)),
+                           typename Traits::SmemLayoutdQ{});
+  Tensor tdQsdQ = thr_dq.partition_C(sdQ);  // like acc_dq
+  const int lane = tidx % 32;
+  const int dq_row0 = (Traits::kDqSplitD ? 0 : tidx / 128 * 64) + tidx / 32 % 4 * 16;
+  const int dq_col0 = Traits::kDqSplitD ? tidx / 128 * Traits::kDqCols : 0;
+  const float* dq_stage = &sdQ(dq_row0 + lane % 16, dq_col0);
   constexpr int kCols = decltype(size<1>(tScS_rc))::value;
 
   Tensor acc_dk = partition_fragment_C(mma_dkv, Shape<Int<kBlockN>, Int<kHeadDim>>{});  // (MMA, MMA_M, MMA_N)
@@ -363,11 +385,37 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
     warpgroup_fence_operand(rP);
     warpgroup_fence_operand(rdS);
     const int64_t row_offset = seq.lse_offset(params, bidb, h);
-    add_dq<kBlockM, kHeadDim>(dq_accum, thr_dq, acc_dq, tdQcdQ, row_offset, m0, seq.seqlen_q);
+    if constexpr (Traits::kDqStaged) {
+      bulk_wait_group_read<0>();  // the previous step's rows (sent a step ago) have been read
+      __syncwarp();
+      CUTE_UNROLL
+      for (int j = 0; j < size(acc_dq); j += 2) {
+        *reinterpret_cast<float2*>(&tdQsdQ(j)) = make_float2(acc_dq(j), acc_dq(j + 1));
+      }
+      fence_async_proxy();
+      __syncwarp();
+      const int row = m0 + dq_row0 + lane;
+      if (lane < 16 && row < seq.seqlen_q) {
+        bulk_reduce_add(dq_accum + (row_offset + row) * kHeadDim + dq_col0, dq_stage,
+                        Traits::kDqCols * sizeof(float));
+      }
+      bulk_commit_group();
+    } else {
+      add_dq<kBlockM, kHeadDim>(dq_accum, thr_dq, acc_dq, tdQcdQ, row_offset, m0, seq.seqlen_q);
+    }
   };
 
   for_each_step<kBlockM, kBlockN>(num_steps, h_first, m_first, m_last, all_masked, visible, n0,
                                   seq.seqlen_q, step);
+  if constexpr (Traits::kDqStaged) {
+    // Shared memory stays until the reductions have read it; deterministic mode also lets
+    // them finish, so that the next key block's additions come after these.
+    if (params.deterministic) {
+      bulk_wait_group<0>();
+    } else {
+      bulk_wait_group_read<0>();
+    }
+  }
 
   // dK = scale * dS^T Q.
   store_dk_dv<Traits>(params, seq, bidb, kv_head, n0, keys, mma_dkv, acc_dk, acc_dv, 1.f, smem_k,

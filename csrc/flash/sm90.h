@@ -36,6 +36,30 @@ __forceinline__ __device__ void fence_async_proxy() {
   asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
 }
 
+// Bulk reduction of `bytes` (a multiple of 16; both addresses 16-byte aligned) of fp32 from
+// shared memory into global memory, gmem[i] += smem[i], performed by the TMA unit while the
+// thread goes on; commit_group closes this thread's group of them, and wait_group.read<n> waits
+// until at most n of its groups still read shared memory (wait_group<n>: still run at all).
+__forceinline__ __device__ void bulk_reduce_add(float* gmem, const float* smem, int bytes) {
+  const unsigned src = static_cast<unsigned>(__cvta_generic_to_shared(smem));
+  asm volatile("cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32 [%0], [%1], %2;\n"
+               ::"l"(gmem), "r"(src), "r"(bytes) : "memory");
+}
+
+__forceinline__ __device__ void bulk_commit_group() {
+  asm volatile("cp.async.bulk.commit_group;\n" ::: "memory");
+}
+
+template <int kPending>
+__forceinline__ __device__ void bulk_wait_group_read() {
+  asm volatile("cp.async.bulk.wait_group.read %0;\n" ::"n"(kPending) : "memory");
+}
+
+template <int kPending>
+__forceinline__ __device__ void bulk_wait_group() {
+  asm volatile("cp.async.bulk.wait_group %0;\n" ::"n"(kPending) : "memory");
+}
+
 // Issues acc = A B (kZero) or acc += A B over every k-block as one wgmma batch of the
 // warpgroup, without waiting: warpgroup_wait<n>() then gmma_done(acc) before reading acc.
 template <bool kZero, typename TiledMma, typename TA, typename TB, typename Acc>
