@@ -104,17 +104,32 @@ struct Sm90BwdTraits : TraitsBase<kHeadDim_, 8, Element_> {
   // Two buffers of Q and of dO, K, V, dS, P (kSplitD); then two buffers of lse and of D (fp32).
   static constexpr int kSmemRowStats =
       (4 * kSmemQ + 2 * kSmemKV + (kSplitD ? 2 : 1) * kSmemdS) * sizeof(Element);
-  // dQ staging (head dims up to 128; D = 256 has no room and adds with atomics): each warp's
-  // 16 rows x kDqCols of a step's dq, a row of kDqStride floats (8 of padding put the 8 rows of
-  // an accumulator store in distinct banks); per warpgroup column half, (kBlockM, kDqCols).
-  static constexpr bool kDqStaged = !kSplitD;
+  // dq staging: a warpgroup's 64 rows x kDqCols of a step's dq, each row kDqRowBytes apart
+  // (32 bytes of padding put the 8 rows of an accumulator store in distinct banks). Up to
+  // D = 128 in a region of their own; at D = 256 there is no room for one, and the rows go to
+  // the step's own Q and dO buffers (the warpgroup's column half of each, which only its own
+  // dK and dV products read: free once it has waited for them) and, the last few, past lse/D.
   static constexpr int kDqCols = kDqSplitD ? kHeadDim / 2 : kHeadDim;
-  static constexpr int kDqStride = kDqCols + 8;
-  using SmemLayoutdQ = Layout<Shape<Int<kBlockM>, Shape<Int<kDqCols>, Int<kHeadDim / kDqCols>>>,
-                              Stride<Int<kDqStride>, Stride<_1, Int<kBlockM * kDqStride>>>>;
+  static constexpr int kDqRowBytes = (kDqCols + 8) * sizeof(float);
   static constexpr int kSmemDqStage = kSmemRowStats + 4 * kBlockM * sizeof(float);
-  static constexpr int kSmemSize =
-      kSmemDqStage + (kDqStaged ? cosize(SmemLayoutdQ{}) * sizeof(float) : 0);
+  static constexpr int kDqRowsInHalf = kSmemQ * sizeof(Element) / 2 / kDqRowBytes;  // kSplitD
+  static constexpr int kDqRowsPast = kSplitD ? 64 - 2 * kDqRowsInHalf : 64;
+  static_assert(kDqRowsPast >= 0);
+  static constexpr int kSmemSize = kSmemDqStage + 2 * kDqRowsPast * kDqRowBytes;
+
+  // Byte offset of warpgroup wg's staged dq row `row` (0..63) in step i.
+  static __device__ __forceinline__ int dq_row_offset(int wg, int row, int i) {
+    if constexpr (kSplitD) {
+      constexpr int kHalf = kSmemQ * sizeof(Element) / 2;
+      const int q_half = (i % 2) * kSmemQ * int(sizeof(Element)) + wg * kHalf;
+      if (row < kDqRowsInHalf) return q_half + row * kDqRowBytes;
+      if (row < 2 * kDqRowsInHalf) {
+        return q_half + 2 * kSmemQ * int(sizeof(Element)) + (row - kDqRowsInHalf) * kDqRowBytes;
+      }
+      row -= 2 * kDqRowsInHalf;
+    }
+    return kSmemDqStage + (wg * kDqRowsPast + row) * kDqRowBytes;
+  }
 };
 
 // 4-byte cp.async that zero-fills when !valid.
@@ -238,18 +253,15 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
   Tensor tdSsdS = thr_copy_dS.partition_D(sdSt);
   Tensor tPsP = thr_copy_dS.partition_D(sPt);
 
-  // (key, query) of each element of this thread's S^T accumulator, and (query, col) of dQ's.
+  // (key, query) of each element of this thread's S^T accumulator.
   Tensor tScS = thr_sdp.partition_C(make_identity_tensor(Shape<Int<kBlockN>, Int<kBlockM>>{}));
   Tensor tScS_rc = make_tensor(tScS.data(), gmma_acc_rowcol_layout(tScS.layout()));  // (rows, cols)
-  Tensor tdQcdQ = thr_dq.partition_C(make_identity_tensor(Shape<Int<kBlockM>, Int<kHeadDim>>{}));
-  // This warp's staged dq rows: 16 from dq_row0, kDqCols columns from dq_col0.
-  Tensor sdQ = make_tensor(make_smem_ptr(reinterpret_cast<float*>(smem + Traits::kSmemDqStage)),
-                           typename Traits::SmemLayoutdQ{});
-  Tensor tdQsdQ = thr_dq.partition_C(sdQ);  // like acc_dq
-  const int lane = tidx % 32;
-  const int dq_row0 = (Traits::kDqSplitD ? 0 : tidx / 128 * 64) + tidx / 32 % 4 * 16;
-  const int dq_col0 = Traits::kDqSplitD ? tidx / 128 * Traits::kDqCols : 0;
-  const float* dq_stage = &sdQ(dq_row0 + lane % 16, dq_col0);
+  // This warp's dq rows, 16 from warpgroup row wg_row0 (query row dq_row0 of the block), and
+  // kDqCols columns from dq_col0; lanes 0..15 send one row each.
+  const int wg = tidx / 128, lane = tidx % 32;
+  const int wg_row0 = tidx / 32 % 4 * 16;
+  const int dq_row0 = (Traits::kDqSplitD ? 0 : wg * 64) + wg_row0;
+  const int dq_col0 = Traits::kDqSplitD ? wg * Traits::kDqCols : 0;
   constexpr int kCols = decltype(size<1>(tScS_rc))::value;
 
   Tensor acc_dk = partition_fragment_C(mma_dkv, Shape<Int<kBlockN>, Int<kHeadDim>>{});  // (MMA, MMA_M, MMA_N)
@@ -288,10 +300,14 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
     cp_async_wait<0>();
     fence_async_proxy();
     __syncthreads();  // step i's loads have landed; step i - 1 is done with the other buffers
-    if (i + 1 < num_steps) {
-      load_step(i + 1, h_next, m_next);
-      cp_async_fence();
-    }
+    auto load_next = [&] {
+      if (i + 1 < num_steps) {
+        load_step(i + 1, h_next, m_next);
+        cp_async_fence();
+      }
+    };
+    // kSplitD: the next buffers hold step i - 1's dq rows until the middle of this step.
+    if constexpr (!Traits::kSplitD) load_next();
 
     Tensor acc_s = partition_fragment_C(mma_sdp, Shape<Int<kBlockN>, Int<kBlockM>>{});  // (MMA, MMA_M, MMA_N)
     Tensor acc_dp = partition_fragment_C(mma_sdp, Shape<Int<kBlockN>, Int<kBlockM>>{});
@@ -363,7 +379,9 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
       copy(copy_dS, thr_copy_dS.retile_S(rP), tPsP);
       copy(copy_dS, thr_copy_dS.retile_S(rdS), tdSsdS);
       fence_async_proxy();
+      bulk_wait_group_read<0>();  // step i - 1's dq rows have been read out
       __syncthreads();  // P and dS of both warpgroups are in shared memory
+      load_next();
       gmma_issue<false>(mma_dkv, tdVrPt, at_buffer(tdVrdO, i), acc_dv);
       gmma_issue<false>(mma_dkv, tdKrdSt, at_buffer(tdKrQ, i), acc_dk);
     } else {
@@ -385,36 +403,41 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
     warpgroup_fence_operand(rP);
     warpgroup_fence_operand(rdS);
     const int64_t row_offset = seq.lse_offset(params, bidb, h);
-    if constexpr (Traits::kDqStaged) {
+    if constexpr (!Traits::kSplitD) {
       bulk_wait_group_read<0>();  // the previous step's rows (sent a step ago) have been read
       __syncwarp();
-      CUTE_UNROLL
-      for (int j = 0; j < size(acc_dq); j += 2) {
-        *reinterpret_cast<float2*>(&tdQsdQ(j)) = make_float2(acc_dq(j), acc_dq(j + 1));
-      }
-      fence_async_proxy();
-      __syncwarp();
-      const int row = m0 + dq_row0 + lane;
-      if (lane < 16 && row < seq.seqlen_q) {
-        bulk_reduce_add(dq_accum + (row_offset + row) * kHeadDim + dq_col0, dq_stage,
-                        Traits::kDqCols * sizeof(float));
-      }
-      bulk_commit_group();
-    } else {
-      add_dq<kBlockM, kHeadDim>(dq_accum, thr_dq, acc_dq, tdQcdQ, row_offset, m0, seq.seqlen_q);
     }
+    // Accumulator rows lane/4 and lane/4 + 8 of the warp's 16; column 8t + 2(lane % 4) + c.
+    Tensor dq = make_tensor(acc_dq.data(), gmma_acc_rowcol_layout(acc_dq.layout()));
+    static_assert(decltype(size<0>(dq))::value == 2);
+    CUTE_UNROLL
+    for (int r = 0; r < 2; ++r) {
+      char* row = smem + Traits::dq_row_offset(wg, wg_row0 + lane / 4 + 8 * r, i) + lane % 4 * 8;
+      CUTE_UNROLL
+      for (int k = 0; k < size<1>(dq); k += 2) {
+        *reinterpret_cast<float2*>(row + k / 2 * 32) = make_float2(dq(r, k), dq(r, k + 1));
+      }
+    }
+    fence_async_proxy();
+    __syncwarp();
+    const int row = m0 + dq_row0 + lane;
+    if (lane < 16 && row < seq.seqlen_q) {
+      bulk_reduce_add(dq_accum + (row_offset + row) * kHeadDim + dq_col0,
+                      reinterpret_cast<const float*>(
+                          smem + Traits::dq_row_offset(wg, wg_row0 + lane, i)),
+                      Traits::kDqCols * sizeof(float));
+    }
+    bulk_commit_group();
   };
 
   for_each_step<kBlockM, kBlockN>(num_steps, h_first, m_first, m_last, all_masked, visible, n0,
                                   seq.seqlen_q, step);
-  if constexpr (Traits::kDqStaged) {
-    // Shared memory stays until the reductions have read it; deterministic mode also lets
-    // them finish, so that the next key block's additions come after these.
-    if (params.deterministic) {
-      bulk_wait_group<0>();
-    } else {
-      bulk_wait_group_read<0>();
-    }
+  // Shared memory stays until the reductions have read it; deterministic mode also lets them
+  // finish, so that the next key block's additions come after these.
+  if (params.deterministic) {
+    bulk_wait_group<0>();
+  } else {
+    bulk_wait_group_read<0>();
   }
 
   // dK = scale * dS^T Q.
