@@ -166,7 +166,8 @@ __global__ void __launch_bounds__(Traits::kNThreads)
       clear(acc_s);
       clear(acc_dp);
       gemm_smem<false, false, Traits::kUnrollK>(tiled_mma, acc_s, sQ, sK, tidx);
-      gemm_smem<false, false, Traits::kUnrollK>(tiled_mma, acc_dp, sdO, sV, tidx);
+      gemm_smem<false, false, Traits::kUnrollK, Traits::kSplitChains>(
+          tiled_mma, acc_dp, sdO, sV, tidx);
       const bool needs_mask = hv.mask.template block_needs_mask<kBlockN>(n0, m0, m_end);
       CUTE_UNROLL
       for (int i = 0; i < size(acc_s); ++i) {
@@ -184,7 +185,8 @@ __global__ void __launch_bounds__(Traits::kNThreads)
         store_dbias<kNThreads>(sdS, dbias_ptr + int64_t(m0) * params.dbias_row_stride + n0,
                                params.dbias_row_stride, m_end - m0, keys, tidx);
       }
-      gemm_smem<false, true, Traits::kUnrollK>(tiled_mma, acc_dq, sdS, sKt, tidx);
+      gemm_smem<false, true, Traits::kUnrollK, Traits::kSplitChains>(
+          tiled_mma, acc_dq, sdS, sKt, tidx);
     }
   }
 
@@ -332,7 +334,8 @@ __global__ void __launch_bounds__(Traits::kNThreads)
       clear(acc_st);
       clear(acc_dpt);
       gemm_smem<false, false, Traits::kUnrollK>(tiled_mma, acc_st, sK, sQ_s, tidx);
-      gemm_smem<false, false, Traits::kUnrollK>(tiled_mma, acc_dpt, sV, sdO_s, tidx);
+      gemm_smem<false, false, Traits::kUnrollK, Traits::kSplitChains>(
+          tiled_mma, acc_dpt, sV, sdO_s, tidx);
       const bool needs_mask = hv.mask.template block_needs_mask<kBlockN>(n0, m0, m_end);
       CUTE_UNROLL
       for (int i = 0; i < size(acc_st); ++i) {
@@ -353,8 +356,10 @@ __global__ void __launch_bounds__(Traits::kNThreads)
       acc_to_smem(tiled_mma, acc_st, sPt, tidx);
       acc_to_smem(tiled_mma, acc_dpt, sdSt, tidx);
       __syncthreads();  // P^T and dS^T are complete
-      gemm_smem<false, true, Traits::kUnrollK>(tiled_mma, acc_dv, sPt, sdOt_s, tidx);
-      gemm_smem<false, true, Traits::kUnrollK>(tiled_mma, acc_dk, sdSt, sQt_s, tidx);
+      gemm_smem<false, true, Traits::kUnrollK, Traits::kSplitChains>(
+          tiled_mma, acc_dv, sPt, sdOt_s, tidx);
+      gemm_smem<false, true, Traits::kUnrollK, Traits::kSplitChains>(
+          tiled_mma, acc_dk, sdSt, sQt_s, tidx);
       if constexpr (kDq) {
         if (params.dbias != nullptr) {
           Element* dbias_ptr = static_cast<Element*>(params.dbias) + bidb * params.dbias_batch_stride +
@@ -363,7 +368,8 @@ __global__ void __launch_bounds__(Traits::kNThreads)
         }
         Tensor acc_dq = partition_fragment_C(mma_dq, Shape<Int<kBlockM>, Int<kHeadDim>>{});
         clear(acc_dq);
-        gemm_smem<true, true, Traits::kUnrollK>(mma_dq, acc_dq, sdS, sKt, tidx);
+        gemm_smem<true, true, Traits::kUnrollK, Traits::kSplitChains>(
+            mma_dq, acc_dq, sdS, sKt, tidx);
         const int64_t row0 = seq.lse_offset(params, bidb, bidh) + m0;  // dq_accum's rows are lse's
         Tensor gdQaccum = make_tensor(make_gmem_ptr(params.dq_accum + row0 * kHeadDim),
                                       Shape<Int<kBlockM>, Int<kHeadDim>>{}, Stride<Int<kHeadDim>, _1>{});

@@ -20,6 +20,12 @@ using namespace cute;
 template <int kHeadDim>
 constexpr bool kUnrollFp32K = kHeadDim >= 256;
 
+// Whether the backward's fp32 products other than the recomputed scores (dP, dV, dK, dQ) run
+// each k-step's MMAs as two chains (gemm.h's kSplitChains). H100: D = 256 0.84-0.94x ->
+// 0.92-0.98x SDPA efficient; D = 64 and 128 (rolled k loops) 5-8% slower, as was the forward.
+template <int kHeadDim>
+constexpr bool kSplitFp32Chains = kHeadDim >= 256;
+
 // kShareKV_: K and V of a key block take turns in one shared memory buffer (V loads once S is
 // computed, the next K once P V is), so that two CTAs fit an SM where K and V apart would not.
 template <typename Element_, int kHeadDim_, int kBlockM_, int kBlockN_, bool kShareKV_ = false>
@@ -55,6 +61,7 @@ struct BwdTraits : ElementTraits<Element_> {
   static constexpr int kNThreads = 32 * kWarpsM * kWarpsN;
   static constexpr int kStages = kStages_;
   static constexpr bool kUnrollK = kUnrollFp32K<kHeadDim>;
+  static constexpr bool kSplitChains = kSplitFp32Chains<kHeadDim>;
   using TiledMma = typename Base::template TiledMma<kWarpsM, kWarpsN>;
   // The dK/dV kernel's dQ = dS K, (kBlockM, kHeadDim): every warp takes 16 rows of it or more.
   static constexpr int kDqWarpsM = std::min(kBlockM / 16, kWarpsM * kWarpsN);

@@ -5,9 +5,9 @@
 // a TF32 remainder; a*b ~ hi(a)hi(b) + hi(a)lo(b) + lo(a)hi(b) keeps close to fp32 accuracy on
 // the tensor cores (CUTLASS's "3xTF32"). The tensor cores round toward zero as they accumulate:
 // fed the running sum, every MMA would pull it toward zero by up to an ulp, an error that grows
-// with the length of the sum (dk over 1k query rows, O over 16k keys). So each k-step's three
-// products go to a fresh fragment, per 16 x 8 tile, and reach the sum through one FADD, which
-// rounds to nearest.
+// with the length of the sum (dk over 1k query rows, O over 16k keys). So each k-step's
+// products go to fresh fragments, per 16 x 8 tile, and reach the sum through FADDs, which round
+// to nearest.
 #pragma once
 
 #include <cute/tensor.hpp>
@@ -38,8 +38,8 @@ __forceinline__ __device__ void split_tf32(Src const& src, Hi& hi, Lo& lo) {
   }
 }
 
-template <bool kTransA, bool kTransB, bool kUnrollK = false, typename TiledMma, typename Acc,
-          typename SA, typename SB>
+template <bool kTransA, bool kTransB, bool kUnrollK = false, bool kSplitChains = false,
+          typename TiledMma, typename Acc, typename SA, typename SB>
 __forceinline__ __device__ void gemm_smem(TiledMma const& tiled_mma, Acc& acc, SA const& sA,
                                           SB const& sB, int tidx) {
   using Element = typename SA::value_type;
@@ -60,19 +60,37 @@ __forceinline__ __device__ void gemm_smem(TiledMma const& tiled_mma, Acc& acc, S
         split_tf32(tCsB(_, n, k), hiB, loB);
         CUTE_UNROLL
         for (int m = 0; m < size<1>(acc); ++m) {
-          Tensor part = make_fragment_like(acc(_, m, n));
-          clear(part);
-          cute::gemm(tiled_mma, loA(_, m), hiB, part);  // the small terms first
-          cute::gemm(tiled_mma, hiA(_, m), loB, part);
-          cute::gemm(tiled_mma, hiA(_, m), hiB, part);
-          CUTE_UNROLL
-          for (int i = 0; i < size(part); ++i) acc(i, m, n) += part(i);
+          if constexpr (kSplitChains) {
+            // The high product in a chain of its own, so that it does not wait for the small
+            // ones (the caller's choice, see below).
+            Tensor big = make_fragment_like(acc(_, m, n));
+            Tensor small = make_fragment_like(acc(_, m, n));
+            clear(big);
+            clear(small);
+            cute::gemm(tiled_mma, hiA(_, m), hiB, big);
+            cute::gemm(tiled_mma, loA(_, m), hiB, small);
+            cute::gemm(tiled_mma, hiA(_, m), loB, small);
+            CUTE_UNROLL
+            for (int i = 0; i < size(big); ++i) acc(i, m, n) += big(i) + small(i);
+          } else {
+            Tensor part = make_fragment_like(acc(_, m, n));
+            clear(part);
+            cute::gemm(tiled_mma, loA(_, m), hiB, part);  // the small terms first
+            cute::gemm(tiled_mma, hiA(_, m), loB, part);
+            cute::gemm(tiled_mma, hiA(_, m), hiB, part);
+            CUTE_UNROLL
+            for (int i = 0; i < size(part); ++i) acc(i, m, n) += part(i);
+          }
         }
       }
     };
     // Whether to unroll the k loop is the caller's (kUnrollK, config.h's kUnrollFp32K):
     // unrolled, the compiler hoists the shared memory loads of later steps ahead, which spills
-    // in some kernels and pays off in others.
+    // in some kernels and pays off in others. So is kSplitChains (config.h's
+    // kSplitFp32Chains): two chains of MMAs per k-step paid off in the unrolled D = 256
+    // backward only. Scores the backward recomputes must not take them: they have to round as
+    // the forward's did, or the probabilities rebuilt from lse drift off (the bias gradient,
+    // P (dP - D) itself, went to 2.3x the float64 rule's tolerance).
     constexpr int kSteps = decltype(size<2>(tCsA))::value;
     if constexpr (kUnrollK) {
       CUTE_UNROLL
