@@ -22,7 +22,7 @@ constexpr bool kUnrollFp32K = kHeadDim >= 256;
 
 // Whether the backward's fp32 products other than the recomputed scores (dP, dV, dK, dQ) run
 // each k-step's MMAs as two chains (gemm.h's kSplitChains). H100: D = 256 0.84-0.94x ->
-// 0.92-0.98x SDPA efficient; D = 64 and 128 (rolled k loops) 5-8% slower, as was the forward.
+// 0.91-0.96x SDPA efficient; D = 64 and 128 (rolled k loops) 5-8% slower, as was the forward.
 template <int kHeadDim>
 constexpr bool kSplitFp32Chains = kHeadDim >= 256;
 
