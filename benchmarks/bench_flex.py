@@ -60,6 +60,8 @@ BWD_SWEEP = [{"BLOCK_M1": m1, "BLOCK_N1": n1, "BLOCK_M2": m2, "BLOCK_N2": n2,
              for m1, n1, m2, n2, w, s in [(64, 128, 128, 64, 8, 3), (64, 128, 128, 64, 4, 3),
                                           (64, 64, 64, 64, 4, 3), (32, 128, 128, 32, 4, 3),
                                           (64, 128, 128, 64, 8, 2), (32, 64, 64, 32, 4, 3)]]
+FWD_SWEEP.append({"USE_TMA": True})  # the default tiles with TMA loads
+BWD_SWEEP.append({"USE_TMA": True})
 
 
 def mask_mod_for(kind: str, batch: int, seqlen: int):

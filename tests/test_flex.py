@@ -14,6 +14,7 @@ from attention_check import check_against_reference
 
 import flash_ext
 from flash_ext.flex import create_block_mask, flex_attention
+from flash_ext.flex.ops import _tma_ok
 from flash_ext.flex.reference import dense_mask, flex_attention_ref
 
 pytest.importorskip("triton")
@@ -239,6 +240,26 @@ def test_block_sizes_and_tiles():
           kernel_options=tiles)
 
 
+@pytest.mark.gpu
+@pytest.mark.parametrize("use_tma", [True, False], ids=["tma", "pointers"])
+@pytest.mark.parametrize("head_dim", [128, 20], ids=["D128", "D20"])
+def test_load_paths(use_tma, head_dim):
+    # TMA loads (USE_TMA, sm90+) and pointer loads, also where TMA cannot read the tensors
+    # (D = 20 in bfloat16: rows 40 bytes apart, not a multiple of 16: pointer loads either way).
+    score_mod, mask_mod = bias_table(BATCH, HEADS, SEQ, SEQ)
+    check(qkv(torch.bfloat16, kv_heads=HEADS // 2, head_dim=head_dim), score_mod, mask_mod,
+          mask_b=BATCH, mask_h=HEADS, kernel_options={"USE_TMA": use_tma})
+
+
+def test_tma_eligibility():
+    x = torch.zeros(2, 4, 64, 136, dtype=torch.bfloat16)
+    assert _tma_ok(x, x.transpose(1, 2).contiguous().transpose(1, 2))
+    assert not _tma_ok(torch.zeros(2, 4, 64, 20, dtype=torch.bfloat16))  # 40-byte rows
+    assert not _tma_ok(x[..., 1:129])  # base 2 bytes past an aligned address
+    assert not _tma_ok(x[:, :1].expand(2, 4, 64, 136))  # broadcast heads
+    assert not _tma_ok(x.transpose(2, 3))  # head dim not innermost
+
+
 def test_torch_compile():
     # The mods are prepared eagerly (a graph break); the kernels are custom ops in the graph.
     score_mod, mask_mod = bias_table(BATCH, HEADS, SEQ, SEQ)[0], causal(0, 0, 0, 0)[1]
@@ -340,6 +361,10 @@ def test_input_errors():
         flex_attention(q[0], k, v, enable_gqa=True)
     with pytest.raises(ValueError, match="kernel_options has unknown keys"):
         flex_attention(q, k, v, enable_gqa=True, kernel_options={"BLOCK": 16})
+    with pytest.raises(ValueError, match=r"kernel_options\['USE_TMA'\] must be a bool"):
+        flex_attention(q, k, v, enable_gqa=True, kernel_options={"USE_TMA": 1})
+    with pytest.raises(ValueError, match=r"kernel_options\['num_warps'\] must be a positive"):
+        flex_attention(q, k, v, enable_gqa=True, kernel_options={"num_warps": True})
 
 
 def test_empty_inputs():
@@ -366,11 +391,70 @@ def test_opcheck(monkeypatch):
 
     real = api.flex_fwd
     monkeypatch.setattr(api, "flex_fwd", record)
+    monkeypatch.setattr(api, "needs_custom_op", lambda *tensors: True)
     q, k, v = (t.requires_grad_() for t in qkv(torch.float32, q_len=40, kv_len=40))
     score_mod, mask_mod = alibi(BATCH, HEADS, 40, 40)[0], causal(0, 0, 0, 0)[1]
     mask = create_block_mask(mask_mod, None, None, 40, 40, DEVICE, BLOCK_SIZE=32)
     flex_attention(q, k, v, score_mod=score_mod, block_mask=mask)
     torch.library.opcheck(torch.ops.flash_ext.flex_fwd.default, calls[0])
+
+
+def test_eager_path_matches_the_custom_ops(monkeypatch):
+    # Plain eager calls run FlexFunction; compile, fake tensors and modes the custom ops. Both
+    # launch the same kernels: bitwise equal outputs and gradients, with and without an lse loss.
+    from flash_ext.flex import attention as api
+
+    score_mod, mask_mod = bias_table(BATCH, HEADS, SEQ, SEQ)
+    block_mask = create_block_mask(mask_mod, None, None, SEQ, SEQ, DEVICE, BLOCK_SIZE=BLOCK)
+    q, k, v = (t.requires_grad_() for t in qkv(torch.bfloat16))
+    g = torch.randn(BATCH, HEADS, SEQ, HEAD_DIM, device=DEVICE, dtype=torch.bfloat16)
+    g_lse = torch.randn(BATCH, HEADS, SEQ, device=DEVICE)
+
+    def run():
+        out, lse = flex_attention(q, k, v, score_mod=score_mod, block_mask=block_mask,
+                                  return_lse=True)
+        grads = torch.autograd.grad((out * g).sum(), (q, k, v), retain_graph=True)
+        lse_grads = torch.autograd.grad((lse * g_lse).sum(), (q, k, v))
+        return (out, lse, *grads, *lse_grads)
+
+    calls = []
+    monkeypatch.setattr(api.FlexFunction, "apply", record(calls, api.FlexFunction.apply))
+    eager = run()
+    assert len(calls) == 1
+    monkeypatch.setattr(api, "needs_custom_op", lambda *tensors: True)
+    through_ops = run()
+    assert len(calls) == 1
+    for a, b in zip(eager, through_ops):
+        assert torch.equal(a, b)
+
+
+def record(calls: list, fn):
+    def recorded(*args):
+        calls.append(args)
+        return fn(*args)
+    return recorded
+
+
+def test_needs_custom_op():
+    from torch._subclasses.fake_tensor import FakeTensorMode
+    from torch.utils._python_dispatch import TorchDispatchMode
+
+    from flash_ext.flex.ops import needs_custom_op
+
+    x = torch.zeros(2)
+    assert not needs_custom_op(x, torch.nn.Parameter(x))
+    with FakeTensorMode() as mode:
+        assert needs_custom_op(mode.from_tensor(x))
+
+    class Passthrough(TorchDispatchMode):
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            return func(*args, **(kwargs or {}))
+
+    with Passthrough():
+        assert needs_custom_op(x)
+    with torch.device("cpu"):  # a torch-function mode
+        assert needs_custom_op(x)
+    assert torch.func.vmap(lambda t: torch.tensor(needs_custom_op(t)))(x.view(2, 1)).all()
 
 
 @pytest.mark.gpu

@@ -245,25 +245,33 @@ COMPILE_CHECK = textwrap.dedent("""
     types = {"LSE": "*fp32", "DELTA": "*fp32", "BUF0": "*i64", **{n: "*i32" for n in lists}}
     shape = dict(HEAD_DIM=128, V_HEAD_DIM=128, BLOCK_D=128, BLOCK_DV=128, SPARSE_Q=128,
                  SPARSE_KV=128, HAS_SCORE_MOD=True, IS_DIVISIBLE=False, IEEE_FP32=False)
-    for fn, tiles, warps in ((mod.flex_fwd_kernel, dict(BLOCK_M=128, BLOCK_N=64), 8),
-                             (mod.flex_bwd_kernel, dict(BLOCK_M1=64, BLOCK_N1=128, BLOCK_M2=128,
-                                                        BLOCK_N2=64), 8)):
-        constants = {**shape, **tiles}
-        signature, attrs = {}, {}
-        for i, name in enumerate(fn.arg_names):
-            if name in constants:
-                signature[name] = "constexpr"
-            elif name == "sm_scale":
-                signature[name] = "fp32"
-            elif name[0].isupper() and not name.endswith(("LEN", "HEADS", "GROUP")):
-                signature[name] = types.get(name, "*i32" if name.startswith("BUF") else "*bf16")
-                attrs[(i,)] = [["tt.divisibility", 16]]
-            else:
-                signature[name] = "i32"
-        kernel = triton_compile(ASTSource(fn, signature, constants, attrs),
-                                target=GPUTarget("cuda", 90, 32),
-                                options={"num_warps": warps, "num_stages": 3})
-        print(fn.__name__, "compiled, shared memory", kernel.metadata.shared)
+    fwd_tiles = dict(BLOCK_M=128, BLOCK_N=64)
+    bwd_tiles = dict(BLOCK_M1=64, BLOCK_N1=128, BLOCK_M2=128, BLOCK_N2=64)
+    box = lambda rows: f"tensordesc<bf16[1, 1, {rows}, 128]>"
+    descriptors = {"K_DESC": box(64), "V_DESC": box(64)}, {
+        "Q_DESC": box(64), "DO_DESC": box(64), "K_DESC": box(64), "V_DESC": box(64)}
+    for tma in (False, True):
+        for fn, tiles, boxes in ((mod.flex_fwd_kernel, fwd_tiles, descriptors[0]),
+                                 (mod.flex_bwd_kernel, bwd_tiles, descriptors[1])):
+            constants = {**shape, **tiles, "TMA": tma}
+            signature, attrs = {}, {}
+            for i, name in enumerate(fn.arg_names):
+                if name in constants:
+                    signature[name] = "constexpr"
+                elif name == "sm_scale":
+                    signature[name] = "fp32"
+                elif tma and name in boxes:
+                    signature[name] = boxes[name]
+                elif name[0].isupper() and not name.endswith(("LEN", "HEADS", "GROUP")):
+                    signature[name] = types.get(name, "*i32" if name.startswith("BUF") else "*bf16")
+                    attrs[(i,)] = [["tt.divisibility", 16]]
+                else:
+                    signature[name] = "i32"
+            kernel = triton_compile(ASTSource(fn, signature, constants, attrs),
+                                    target=GPUTarget("cuda", 90, 32),
+                                    options={"num_warps": 8, "num_stages": 3})
+            print(fn.__name__, "TMA" if tma else "pointers", "compiled, shared memory",
+                  kernel.metadata.shared)
 """)
 
 
@@ -275,5 +283,6 @@ def test_kernels_compile_for_sm90():
                             text=True, env=env, timeout=600, check=False,
                             cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     assert result.returncode == 0, result.stdout + result.stderr[-3000:]
-    assert "flex_fwd_kernel compiled" in result.stdout
-    assert "flex_bwd_kernel compiled" in result.stdout
+    for kernel in ("flex_fwd_kernel", "flex_bwd_kernel"):
+        for loads in ("pointers", "TMA"):
+            assert f"{kernel} {loads} compiled" in result.stdout

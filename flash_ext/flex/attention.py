@@ -11,7 +11,7 @@ from torch import Tensor
 from flash_ext.flex import build
 from flash_ext.flex.block_mask import BlockMask, as_block_mask, create_block_mask
 from flash_ext.flex.configs import as_list, choose
-from flash_ext.flex.ops import flex_fwd
+from flash_ext.flex.ops import FlexFunction, flex_fwd, needs_custom_op
 from flash_ext.flex.trace import trace_mod
 
 _DTYPES = (torch.float16, torch.bfloat16, torch.float32)
@@ -111,21 +111,24 @@ def flex_attention(
         out = out + 0 * (query.sum() + key.sum() + value.sum())  # keeps the autograd graph
         return (out, lse) if return_lse else out
 
-    kernel_id, buffers, fwd_config, bwd_config = _prepare(
+    # Tracing, code generation and the Triton import run eagerly, outside any compiled graph.
+    prepare = _prepare_outside_graph if torch.compiler.is_compiling() else _prepare
+    kernel_id, buffers, fwd_config, bwd_config = prepare(
         score_mod, block_mask.mask_mod, device, query.dtype, max(head_dim, value.shape[3]),
         block_mask.BLOCK_SIZE, kernel_options)
-    out, lse = flex_fwd(
-        query, key, value,
-        block_mask.kv_num_blocks, block_mask.kv_indices, block_mask.full_kv_num_blocks,
-        block_mask.full_kv_indices, block_mask.q_num_blocks, block_mask.q_indices,
-        block_mask.full_q_num_blocks, block_mask.full_q_indices,
-        buffers, kernel_id, scale, list(block_mask.BLOCK_SIZE), score_mod is not None,
-        fwd_config, bwd_config,
-    )
+    args = (query, key, value,
+            block_mask.kv_num_blocks, block_mask.kv_indices, block_mask.full_kv_num_blocks,
+            block_mask.full_kv_indices, block_mask.q_num_blocks, block_mask.q_indices,
+            block_mask.full_q_num_blocks, block_mask.full_q_indices,
+            buffers, kernel_id, scale, list(block_mask.BLOCK_SIZE), score_mod is not None,
+            fwd_config, bwd_config)
+    if needs_custom_op(query, key, value, *buffers):
+        out, lse = flex_fwd(*args)
+    else:
+        out, lse = FlexFunction.apply(*args)
     return (out, lse) if return_lse else out
 
 
-@torch.compiler.disable  # tracing, code generation, Triton import: eager, outside any graph
 def _prepare(score_mod, mask_mod, device, dtype, head_dim, block_size, kernel_options):
     """(kernel module id, captured tensors, forward config, backward config) of a call."""
     score_traced, score_buffers = (None, [])
@@ -138,3 +141,6 @@ def _prepare(score_mod, mask_mod, device, dtype, head_dim, block_size, kernel_op
                                        device.type == "cpu")
     fwd_config, bwd_config = choose(device, dtype, head_dim, *block_size, kernel_options)
     return kernel_id, score_buffers + mask_buffers, as_list(fwd_config), as_list(bwd_config)
+
+
+_prepare_outside_graph = torch.compiler.disable(_prepare)

@@ -167,6 +167,14 @@ def _load_rows(ptrs, offs, LEN, CHECK: tl.constexpr):
 
 
 @triton.jit
+def _tma_tile(DESC, off_b, off_h, start, BLOCK0: tl.constexpr, BLOCK1: tl.constexpr):
+    """Rows start .. start + BLOCK0 of head (off_b, off_h) by TMA from a (B, H, LEN, D)
+    descriptor with (1, 1, BLOCK0, BLOCK1) boxes; the copy engine fills rows and columns past the
+    tensor's ends with zeros, so no bounds checks."""
+    return DESC.load([off_b, off_h, start, 0]).reshape(BLOCK0, BLOCK1)
+
+
+@triton.jit
 def _mod_index(offs, LEN, CHECK: tl.constexpr):
     """The index the mods see: wrapped into [0, LEN) where the tile sticks out, so a gather
     from a captured tensor stays in bounds (those entries are masked anyway)."""
@@ -205,14 +213,14 @@ def _scores(qk, sm_scale, off_b, off_h, q_idx, kv_idx, offs_m, offs_n, Q_LEN, KV
 
 @triton.jit
 def _fwd_inner(
-    acc, l_i, m_i, q, k_base, v_base, block_indices, block_count,
-    off_b, off_h, offs_m, q_idx, sm_scale, Q_LEN, KV_LEN,
+    acc, l_i, m_i, q, k_base, v_base, K_DESC, V_DESC, block_indices, block_count,
+    off_b, off_h, off_hkv, offs_m, q_idx, sm_scale, Q_LEN, KV_LEN,
     stride_kn, stride_kd, stride_vn, stride_vd,
     BUF0, BUF1, BUF2, BUF3, BUF4, BUF5,
     HEAD_DIM: tl.constexpr, V_HEAD_DIM: tl.constexpr, BLOCK_D: tl.constexpr,
     BLOCK_DV: tl.constexpr, SPARSE_KV: tl.constexpr, BLOCK_M: tl.constexpr,
     BLOCK_N: tl.constexpr, HAS_SCORE_MOD: tl.constexpr, IS_DIVISIBLE: tl.constexpr,
-    IEEE_FP32: tl.constexpr, IS_FULL_BLOCKS: tl.constexpr,
+    IEEE_FP32: tl.constexpr, TMA: tl.constexpr, IS_FULL_BLOCKS: tl.constexpr,
 ):
     """Online softmax over the key tiles of the listed blocks. Full blocks skip mask_mod."""
     TILES: tl.constexpr = SPARSE_KV // BLOCK_N
@@ -221,9 +229,12 @@ def _fwd_inner(
     start_n = tl.load(block_indices) * SPARSE_KV  # a list always has an entry to read
     for i in range(block_count * TILES):
         offs_n = start_n + tl.arange(0, BLOCK_N)
-        kT = _load(k_base + offs_d[:, None] * stride_kd + offs_n[None, :] * stride_kn,
-                   offs_d, offs_n, HEAD_DIM, KV_LEN, HEAD_DIM != BLOCK_D,
-                   not IS_DIVISIBLE)  # (D, BLOCK_N)
+        if TMA:
+            kT = tl.trans(_tma_tile(K_DESC, off_b, off_hkv, start_n, BLOCK_N, BLOCK_D))
+        else:
+            kT = _load(k_base + offs_d[:, None] * stride_kd + offs_n[None, :] * stride_kn,
+                       offs_d, offs_n, HEAD_DIM, KV_LEN, HEAD_DIM != BLOCK_D,
+                       not IS_DIVISIBLE)  # (D, BLOCK_N)
         qk = _dot(q, kT, tl.zeros([BLOCK_M, BLOCK_N], dtype=tl.float32), IEEE_FP32)
         kv_idx = _mod_index(offs_n, KV_LEN, not IS_DIVISIBLE)[None, :]
         _, s2, _ = _scores(qk, sm_scale, off_b, off_h, q_idx, kv_idx, offs_m[:, None],
@@ -235,9 +246,12 @@ def _fwd_inner(
         alpha = tl.math.exp2(m_i - m_ref)
         p = tl.math.exp2(s2 - m_ref[:, None])
         l_i = l_i * alpha + tl.sum(p, 1)
-        v = _load(v_base + offs_n[:, None] * stride_vn + offs_dv[None, :] * stride_vd,
-                  offs_n, offs_dv, KV_LEN, V_HEAD_DIM, not IS_DIVISIBLE,
-                  V_HEAD_DIM != BLOCK_DV)  # (BLOCK_N, DV)
+        if TMA:
+            v = _tma_tile(V_DESC, off_b, off_hkv, start_n, BLOCK_N, BLOCK_DV)
+        else:
+            v = _load(v_base + offs_n[:, None] * stride_vn + offs_dv[None, :] * stride_vd,
+                      offs_n, offs_dv, KV_LEN, V_HEAD_DIM, not IS_DIVISIBLE,
+                      V_HEAD_DIM != BLOCK_DV)  # (BLOCK_N, DV)
         acc = _dot(_cast(p, v.dtype), v, acc * alpha[:, None], IEEE_FP32)
         m_i = m_new
         start_n = _next_tile(start_n, i, block_indices, block_count, SPARSE_KV, BLOCK_N)
@@ -246,7 +260,7 @@ def _fwd_inner(
 
 @triton.jit
 def flex_fwd_kernel(
-    Q, K, V, OUT, LSE,
+    Q, K, V, OUT, LSE, K_DESC, V_DESC,
     KV_NUM, KV_IDX, FULL_KV_NUM, FULL_KV_IDX,
     BUF0, BUF1, BUF2, BUF3, BUF4, BUF5,
     stride_qb, stride_qh, stride_qm, stride_qd,
@@ -258,9 +272,10 @@ def flex_fwd_kernel(
     HEAD_DIM: tl.constexpr, V_HEAD_DIM: tl.constexpr, BLOCK_D: tl.constexpr,
     BLOCK_DV: tl.constexpr, SPARSE_Q: tl.constexpr, SPARSE_KV: tl.constexpr,
     BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, HAS_SCORE_MOD: tl.constexpr,
-    IS_DIVISIBLE: tl.constexpr, IEEE_FP32: tl.constexpr,
+    IS_DIVISIBLE: tl.constexpr, IEEE_FP32: tl.constexpr, TMA: tl.constexpr,
 ):
-    """One program per (query tile, batch * head): out and lse of BLOCK_M query rows."""
+    """One program per (query tile, batch * head): out and lse of BLOCK_M query rows. With TMA,
+    K and V tiles come from the descriptors K_DESC and V_DESC (else K_DESC, V_DESC are unused)."""
     start_m = tl.program_id(0)
     off_bh = tl.program_id(1)
     off_b = off_bh // NUM_HEADS
@@ -285,18 +300,18 @@ def flex_fwd_kernel(
     indices, count = _block_list(KV_NUM, KV_IDX, off_b, off_h, row, stride_nb, stride_nh,
                                  stride_ib, stride_ih, stride_im)
     acc, l_i, m_i = _fwd_inner(
-        acc, l_i, m_i, q, k_base, v_base, indices, count, off_b, off_h, offs_m, q_idx, sm_scale,
-        Q_LEN, KV_LEN, stride_kn, stride_kd, stride_vn, stride_vd,
+        acc, l_i, m_i, q, k_base, v_base, K_DESC, V_DESC, indices, count, off_b, off_h, off_hkv,
+        offs_m, q_idx, sm_scale, Q_LEN, KV_LEN, stride_kn, stride_kd, stride_vn, stride_vd,
         BUF0, BUF1, BUF2, BUF3, BUF4, BUF5, HEAD_DIM, V_HEAD_DIM, BLOCK_D, BLOCK_DV, SPARSE_KV,
-        BLOCK_M, BLOCK_N, HAS_SCORE_MOD, IS_DIVISIBLE, IEEE_FP32, IS_FULL_BLOCKS=False,
+        BLOCK_M, BLOCK_N, HAS_SCORE_MOD, IS_DIVISIBLE, IEEE_FP32, TMA, IS_FULL_BLOCKS=False,
     )
     indices, count = _block_list(FULL_KV_NUM, FULL_KV_IDX, off_b, off_h, row, stride_nb,
                                  stride_nh, stride_ib, stride_ih, stride_im)
     acc, l_i, m_i = _fwd_inner(
-        acc, l_i, m_i, q, k_base, v_base, indices, count, off_b, off_h, offs_m, q_idx, sm_scale,
-        Q_LEN, KV_LEN, stride_kn, stride_kd, stride_vn, stride_vd,
+        acc, l_i, m_i, q, k_base, v_base, K_DESC, V_DESC, indices, count, off_b, off_h, off_hkv,
+        offs_m, q_idx, sm_scale, Q_LEN, KV_LEN, stride_kn, stride_kd, stride_vn, stride_vd,
         BUF0, BUF1, BUF2, BUF3, BUF4, BUF5, HEAD_DIM, V_HEAD_DIM, BLOCK_D, BLOCK_DV, SPARSE_KV,
-        BLOCK_M, BLOCK_N, HAS_SCORE_MOD, IS_DIVISIBLE, IEEE_FP32, IS_FULL_BLOCKS=True,
+        BLOCK_M, BLOCK_N, HAS_SCORE_MOD, IS_DIVISIBLE, IEEE_FP32, TMA, IS_FULL_BLOCKS=True,
     )
 
     seen = l_i > 0
@@ -321,14 +336,14 @@ def flex_fwd_kernel(
 
 @triton.jit
 def _bwd_dq_inner(
-    dq, q, do, lse2, delta, k_base, v_base, block_indices, block_count,
-    off_b, off_h, offs_m, q_idx, sm_scale, Q_LEN, KV_LEN,
+    dq, q, do, lse2, delta, k_base, v_base, K_DESC, V_DESC, block_indices, block_count,
+    off_b, off_h, off_hkv, offs_m, q_idx, sm_scale, Q_LEN, KV_LEN,
     stride_kn, stride_kd, stride_vn, stride_vd,
     BUF0, BUF1, BUF2, BUF3, BUF4, BUF5,
     HEAD_DIM: tl.constexpr, V_HEAD_DIM: tl.constexpr, BLOCK_D: tl.constexpr,
     BLOCK_DV: tl.constexpr, SPARSE_KV: tl.constexpr, BLOCK_M2: tl.constexpr,
     BLOCK_N2: tl.constexpr, HAS_SCORE_MOD: tl.constexpr, IS_DIVISIBLE: tl.constexpr,
-    IEEE_FP32: tl.constexpr, IS_FULL_BLOCKS: tl.constexpr,
+    IEEE_FP32: tl.constexpr, TMA: tl.constexpr, IS_FULL_BLOCKS: tl.constexpr,
 ):
     TILES: tl.constexpr = SPARSE_KV // BLOCK_N2
     offs_d = tl.arange(0, BLOCK_D)
@@ -336,12 +351,16 @@ def _bwd_dq_inner(
     start_n = tl.load(block_indices) * SPARSE_KV
     for i in range(block_count * TILES):
         offs_n = start_n + tl.arange(0, BLOCK_N2)
-        kT = _load(k_base + offs_d[:, None] * stride_kd + offs_n[None, :] * stride_kn,
-                   offs_d, offs_n, HEAD_DIM, KV_LEN, HEAD_DIM != BLOCK_D,
-                   not IS_DIVISIBLE)  # (D, BLOCK_N2)
-        vT = _load(v_base + offs_dv[:, None] * stride_vd + offs_n[None, :] * stride_vn,
-                   offs_dv, offs_n, V_HEAD_DIM, KV_LEN, V_HEAD_DIM != BLOCK_DV,
-                   not IS_DIVISIBLE)  # (DV, BLOCK_N2)
+        if TMA:
+            kT = tl.trans(_tma_tile(K_DESC, off_b, off_hkv, start_n, BLOCK_N2, BLOCK_D))
+            vT = tl.trans(_tma_tile(V_DESC, off_b, off_hkv, start_n, BLOCK_N2, BLOCK_DV))
+        else:
+            kT = _load(k_base + offs_d[:, None] * stride_kd + offs_n[None, :] * stride_kn,
+                       offs_d, offs_n, HEAD_DIM, KV_LEN, HEAD_DIM != BLOCK_D,
+                       not IS_DIVISIBLE)  # (D, BLOCK_N2)
+            vT = _load(v_base + offs_dv[:, None] * stride_vd + offs_n[None, :] * stride_vn,
+                       offs_dv, offs_n, V_HEAD_DIM, KV_LEN, V_HEAD_DIM != BLOCK_DV,
+                       not IS_DIVISIBLE)  # (DV, BLOCK_N2)
         qk = _dot(q, kT, tl.zeros([BLOCK_M2, BLOCK_N2], dtype=tl.float32), IEEE_FP32)
         kv_idx = _mod_index(offs_n, KV_LEN, not IS_DIVISIBLE)[None, :]
         score, s2, keep = _scores(qk, sm_scale, off_b, off_h, q_idx, kv_idx, offs_m[:, None],
@@ -362,14 +381,14 @@ def _bwd_dq_inner(
 
 @triton.jit
 def _bwd_dkdv_inner(
-    dk, dv, k, v, q_base, do_base, lse_base, delta_base, block_indices, block_count,
-    off_b, off_h, offs_n, kv_idx, sm_scale, Q_LEN, KV_LEN,
+    dk, dv, k, v, q_base, do_base, Q_DESC, DO_DESC, lse_base, delta_base, block_indices,
+    block_count, off_b, off_h, offs_n, kv_idx, sm_scale, Q_LEN, KV_LEN,
     stride_qm, stride_qd, stride_dom, stride_dod,
     BUF0, BUF1, BUF2, BUF3, BUF4, BUF5,
     HEAD_DIM: tl.constexpr, V_HEAD_DIM: tl.constexpr, BLOCK_D: tl.constexpr,
     BLOCK_DV: tl.constexpr, SPARSE_Q: tl.constexpr, BLOCK_M1: tl.constexpr,
     BLOCK_N1: tl.constexpr, HAS_SCORE_MOD: tl.constexpr, IS_DIVISIBLE: tl.constexpr,
-    IEEE_FP32: tl.constexpr, IS_FULL_BLOCKS: tl.constexpr,
+    IEEE_FP32: tl.constexpr, TMA: tl.constexpr, IS_FULL_BLOCKS: tl.constexpr,
 ):
     """Scores are transposed here: (BLOCK_N1 keys, BLOCK_M1 queries)."""
     TILES: tl.constexpr = SPARSE_Q // BLOCK_M1
@@ -378,12 +397,16 @@ def _bwd_dkdv_inner(
     start_m = tl.load(block_indices) * SPARSE_Q
     for i in range(block_count * TILES):
         offs_m = start_m + tl.arange(0, BLOCK_M1)
-        qT = _load(q_base + offs_d[:, None] * stride_qd + offs_m[None, :] * stride_qm,
-                   offs_d, offs_m, HEAD_DIM, Q_LEN, HEAD_DIM != BLOCK_D,
-                   not IS_DIVISIBLE)  # (D, BLOCK_M1)
-        do = _load(do_base + offs_m[:, None] * stride_dom + offs_dv[None, :] * stride_dod,
-                   offs_m, offs_dv, Q_LEN, V_HEAD_DIM, not IS_DIVISIBLE,
-                   V_HEAD_DIM != BLOCK_DV)  # (BLOCK_M1, DV)
+        if TMA:
+            qT = tl.trans(_tma_tile(Q_DESC, off_b, off_h, start_m, BLOCK_M1, BLOCK_D))
+            do = _tma_tile(DO_DESC, off_b, off_h, start_m, BLOCK_M1, BLOCK_DV)
+        else:
+            qT = _load(q_base + offs_d[:, None] * stride_qd + offs_m[None, :] * stride_qm,
+                       offs_d, offs_m, HEAD_DIM, Q_LEN, HEAD_DIM != BLOCK_D,
+                       not IS_DIVISIBLE)  # (D, BLOCK_M1)
+            do = _load(do_base + offs_m[:, None] * stride_dom + offs_dv[None, :] * stride_dod,
+                       offs_m, offs_dv, Q_LEN, V_HEAD_DIM, not IS_DIVISIBLE,
+                       V_HEAD_DIM != BLOCK_DV)  # (BLOCK_M1, DV)
         lse = _load_rows(lse_base + offs_m, offs_m, Q_LEN, not IS_DIVISIBLE)
         delta = _load_rows(delta_base + offs_m, offs_m, Q_LEN, not IS_DIVISIBLE)
         # Rows that saw no key (lse = -inf) have every score -inf: p = 0 with a finite lse.
@@ -439,7 +462,7 @@ def bwd_delta_kernel(
 
 @triton.jit
 def flex_bwd_kernel(
-    Q, K, V, DO, LSE, DELTA, DQ, DK, DV,
+    Q, K, V, DO, LSE, DELTA, DQ, DK, DV, Q_DESC, DO_DESC, K_DESC, V_DESC,
     KV_NUM, KV_IDX, FULL_KV_NUM, FULL_KV_IDX, Q_NUM, Q_IDX, FULL_Q_NUM, FULL_Q_IDX,
     BUF0, BUF1, BUF2, BUF3, BUF4, BUF5,
     stride_qb, stride_qh, stride_qm, stride_qd,
@@ -456,9 +479,11 @@ def flex_bwd_kernel(
     BLOCK_DV: tl.constexpr, SPARSE_Q: tl.constexpr, SPARSE_KV: tl.constexpr,
     BLOCK_M1: tl.constexpr, BLOCK_N1: tl.constexpr, BLOCK_M2: tl.constexpr,
     BLOCK_N2: tl.constexpr, HAS_SCORE_MOD: tl.constexpr, IS_DIVISIBLE: tl.constexpr,
-    IEEE_FP32: tl.constexpr,
+    IEEE_FP32: tl.constexpr, TMA: tl.constexpr,
 ):
-    """dq, dk, dv of one (batch, key head); LSE natural log, DELTA = rowsum(dO * O) - dLSE."""
+    """dq, dk, dv of one (batch, key head); LSE natural log, DELTA = rowsum(dO * O) - dLSE.
+    With TMA, the loop tiles come from descriptors: Q and dO in (1, 1, BLOCK_M1, D) boxes for the
+    dk/dv programs, K and V in (1, 1, BLOCK_N2, D) ones for the dq programs."""
     pid = tl.program_id(0)
     off_bkv = tl.program_id(1)
     off_b = off_bkv // NUM_KV_HEADS
@@ -487,20 +512,22 @@ def flex_bwd_kernel(
             indices, count = _block_list(Q_NUM, Q_IDX, off_b, off_h, col, stride_tnb,
                                          stride_tnh, stride_tib, stride_tih, stride_tim)
             dk, dv = _bwd_dkdv_inner(
-                dk, dv, k, v, q_base, do_base, LSE + row_base, DELTA + row_base, indices, count,
-                off_b, off_h, offs_n, kv_idx, sm_scale, Q_LEN, KV_LEN,
-                stride_qm, stride_qd, stride_dom, stride_dod, BUF0, BUF1, BUF2, BUF3, BUF4, BUF5,
+                dk, dv, k, v, q_base, do_base, Q_DESC, DO_DESC, LSE + row_base,
+                DELTA + row_base, indices, count, off_b, off_h, offs_n, kv_idx, sm_scale, Q_LEN,
+                KV_LEN, stride_qm, stride_qd, stride_dom, stride_dod,
+                BUF0, BUF1, BUF2, BUF3, BUF4, BUF5,
                 HEAD_DIM, V_HEAD_DIM, BLOCK_D, BLOCK_DV, SPARSE_Q, BLOCK_M1, BLOCK_N1,
-                HAS_SCORE_MOD, IS_DIVISIBLE, IEEE_FP32, IS_FULL_BLOCKS=False,
+                HAS_SCORE_MOD, IS_DIVISIBLE, IEEE_FP32, TMA, IS_FULL_BLOCKS=False,
             )
             indices, count = _block_list(FULL_Q_NUM, FULL_Q_IDX, off_b, off_h, col, stride_tnb,
                                          stride_tnh, stride_tib, stride_tih, stride_tim)
             dk, dv = _bwd_dkdv_inner(
-                dk, dv, k, v, q_base, do_base, LSE + row_base, DELTA + row_base, indices, count,
-                off_b, off_h, offs_n, kv_idx, sm_scale, Q_LEN, KV_LEN,
-                stride_qm, stride_qd, stride_dom, stride_dod, BUF0, BUF1, BUF2, BUF3, BUF4, BUF5,
+                dk, dv, k, v, q_base, do_base, Q_DESC, DO_DESC, LSE + row_base,
+                DELTA + row_base, indices, count, off_b, off_h, offs_n, kv_idx, sm_scale, Q_LEN,
+                KV_LEN, stride_qm, stride_qd, stride_dom, stride_dod,
+                BUF0, BUF1, BUF2, BUF3, BUF4, BUF5,
                 HEAD_DIM, V_HEAD_DIM, BLOCK_D, BLOCK_DV, SPARSE_Q, BLOCK_M1, BLOCK_N1,
-                HAS_SCORE_MOD, IS_DIVISIBLE, IEEE_FP32, IS_FULL_BLOCKS=True,
+                HAS_SCORE_MOD, IS_DIVISIBLE, IEEE_FP32, TMA, IS_FULL_BLOCKS=True,
             )
         _store(DK + off_b.to(tl.int64) * stride_dkb + off_hkv.to(tl.int64) * stride_dkh
                + offs_n[:, None] * stride_dkn + offs_d[None, :] * stride_dkd, dk * sm_scale,
@@ -530,19 +557,19 @@ def flex_bwd_kernel(
         indices, count = _block_list(KV_NUM, KV_IDX, off_b, off_h, row, stride_nb, stride_nh,
                                      stride_ib, stride_ih, stride_im)
         dq = _bwd_dq_inner(
-            dq, q, do, lse2, delta, k_base, v_base, indices, count, off_b, off_h, offs_m, q_idx,
-            sm_scale, Q_LEN, KV_LEN, stride_kn, stride_kd, stride_vn, stride_vd,
-            BUF0, BUF1, BUF2, BUF3, BUF4, BUF5, HEAD_DIM, V_HEAD_DIM, BLOCK_D, BLOCK_DV,
-            SPARSE_KV, BLOCK_M2, BLOCK_N2, HAS_SCORE_MOD, IS_DIVISIBLE, IEEE_FP32,
+            dq, q, do, lse2, delta, k_base, v_base, K_DESC, V_DESC, indices, count, off_b, off_h,
+            off_hkv, offs_m, q_idx, sm_scale, Q_LEN, KV_LEN, stride_kn, stride_kd, stride_vn,
+            stride_vd, BUF0, BUF1, BUF2, BUF3, BUF4, BUF5, HEAD_DIM, V_HEAD_DIM, BLOCK_D,
+            BLOCK_DV, SPARSE_KV, BLOCK_M2, BLOCK_N2, HAS_SCORE_MOD, IS_DIVISIBLE, IEEE_FP32, TMA,
             IS_FULL_BLOCKS=False,
         )
         indices, count = _block_list(FULL_KV_NUM, FULL_KV_IDX, off_b, off_h, row, stride_nb,
                                      stride_nh, stride_ib, stride_ih, stride_im)
         dq = _bwd_dq_inner(
-            dq, q, do, lse2, delta, k_base, v_base, indices, count, off_b, off_h, offs_m, q_idx,
-            sm_scale, Q_LEN, KV_LEN, stride_kn, stride_kd, stride_vn, stride_vd,
-            BUF0, BUF1, BUF2, BUF3, BUF4, BUF5, HEAD_DIM, V_HEAD_DIM, BLOCK_D, BLOCK_DV,
-            SPARSE_KV, BLOCK_M2, BLOCK_N2, HAS_SCORE_MOD, IS_DIVISIBLE, IEEE_FP32,
+            dq, q, do, lse2, delta, k_base, v_base, K_DESC, V_DESC, indices, count, off_b, off_h,
+            off_hkv, offs_m, q_idx, sm_scale, Q_LEN, KV_LEN, stride_kn, stride_kd, stride_vn,
+            stride_vd, BUF0, BUF1, BUF2, BUF3, BUF4, BUF5, HEAD_DIM, V_HEAD_DIM, BLOCK_D,
+            BLOCK_DV, SPARSE_KV, BLOCK_M2, BLOCK_N2, HAS_SCORE_MOD, IS_DIVISIBLE, IEEE_FP32, TMA,
             IS_FULL_BLOCKS=True,
         )
         _store(DQ + off_b.to(tl.int64) * stride_dqb + off_h.to(tl.int64) * stride_dqh

@@ -52,6 +52,33 @@ def _shape_constexprs(q: Tensor, v: Tensor, block_size: list[int], kv_len: int,
     }
 
 
+def _tma_ok(*tensors: Tensor) -> bool:
+    """Whether TMA can read these (B, H, S, D) tensors: a 16-byte aligned base, unit last
+    stride, the other strides multiples of 16 bytes, nothing broadcast (stride 0)."""
+    for t in tensors:
+        if t.data_ptr() % 16 or t.stride(3) != 1 or t.numel() == 0:
+            return False
+        if any(stride * t.element_size() % 16 or (stride == 0 and size > 1)
+               for size, stride in zip(t.shape[:3], t.stride()[:3])):
+            return False
+    return True
+
+
+def _has_tma(device: torch.device) -> bool:
+    return device.type == "cuda" and torch.cuda.get_device_capability(device)[0] >= 9
+
+
+def _tile_descriptors(use_tma: bool, tiles: list[tuple[Tensor, int]]) -> list:
+    """The kernels' descriptor arguments: per (tensor, tile rows), a TMA descriptor of
+    (1, 1, rows, padded head dim) boxes, or, without TMA, the tensor itself (then unused)."""
+    if not use_tma:
+        return [t for t, _ in tiles]
+    from triton.tools.tensor_descriptor import TensorDescriptor
+
+    return [TensorDescriptor(t, list(t.shape), list(t.stride()),
+                             [1, 1, rows, padded_head_dim(t.shape[3])]) for t, rows in tiles]
+
+
 def _device_guard(t: Tensor):
     return torch.cuda.device(t.device) if t.device.type == "cuda" else nullcontext()
 
@@ -81,6 +108,84 @@ def _launch(kernel_id: int, name: str, grid: tuple, args: list, constexprs: dict
         return
 
 
+def launch_forward(q: Tensor, k: Tensor, v: Tensor, kv_num_blocks: Tensor, kv_indices: Tensor,
+                   full_kv_num_blocks: Tensor, full_kv_indices: Tensor, buffers: list[Tensor],
+                   kernel_id: int, scale: float, block_size: list[int], has_score_mod: bool,
+                   fwd_config: list[int]) -> tuple[Tensor, Tensor]:
+    """The forward kernel's launch: out (B, Hq, Sq, Dv) in q's dtype and lse (B, Hq, Sq)
+    float32 (natural log)."""
+    batch, heads, q_len = q.shape[:3]
+    kv_heads, kv_len = k.shape[1], k.shape[2]
+    out = q.new_empty((batch, heads, q_len, v.shape[3]))
+    lse = q.new_empty((batch, heads, q_len), dtype=torch.float32)
+    block_m, block_n, num_warps, num_stages, use_tma = fwd_config
+    use_tma = bool(use_tma) and _has_tma(q.device) and _tma_ok(k, v)
+    grid = (triton_cdiv(q_len, block_m), batch * heads)
+    args = [q, k, v, out, lse, *_tile_descriptors(use_tma, [(k, block_n), (v, block_n)]),
+            kv_num_blocks, kv_indices, full_kv_num_blocks, full_kv_indices,
+            *kernel_buffers(buffers, q.device),
+            *q.stride(), *k.stride(), *v.stride(), *out.stride(),
+            *_mask_strides(kv_num_blocks, kv_indices),
+            heads, q_len, kv_len, heads // kv_heads, scale]
+    constexprs = {**_shape_constexprs(q, v, block_size, kv_len, has_score_mod),
+                  "BLOCK_M": block_m, "BLOCK_N": block_n, "TMA": use_tma}
+    with _device_guard(q):
+        _launch(kernel_id, "flex_fwd_kernel", grid, args, constexprs, num_warps, num_stages)
+    return out, lse
+
+
+def launch_backward(grad_out: Tensor, grad_lse: Tensor | None, q: Tensor, k: Tensor,
+                    v: Tensor, out: Tensor, lse: Tensor, kv_num_blocks: Tensor,
+                    kv_indices: Tensor, full_kv_num_blocks: Tensor, full_kv_indices: Tensor,
+                    q_num_blocks: Tensor, q_indices: Tensor, full_q_num_blocks: Tensor,
+                    full_q_indices: Tensor, buffers: list[Tensor], kernel_id: int, scale: float,
+                    block_size: list[int], has_score_mod: bool,
+                    bwd_config: list[int]) -> tuple[Tensor, Tensor, Tensor]:
+    """The backward kernels' launches: dq, dk, dv in the dtypes of q, k, v (grad_out with a
+    unit last stride)."""
+    batch, heads, q_len = q.shape[:3]
+    kv_heads, kv_len = k.shape[1], k.shape[2]
+    # delta = rowsum(dO * O) - dLSE: the softmax backward's correction, in one pass over dO and
+    # O (eager torch made float32 copies of both and went over them several times).
+    delta = torch.empty((batch, heads, q_len), dtype=torch.float32, device=q.device)
+    dlse = delta  # not read without an lse gradient
+    if grad_lse is not None:
+        dlse = grad_lse.float().expand(batch, heads, q_len).contiguous()
+    delta_block = 64
+    with _device_guard(q):
+        _launch(kernel_id, "bwd_delta_kernel", (triton_cdiv(q_len, delta_block), batch * heads),
+                [out, grad_out, dlse, delta, *out.stride(), *grad_out.stride(), heads, q_len,
+                 v.shape[3]],
+                {"BLOCK_M": delta_block, "BLOCK_DV": padded_head_dim(v.shape[3]),
+                 "HAS_DLSE": grad_lse is not None}, 4, 1)
+    dq, dk, dv = torch.empty_like(q), torch.empty_like(k), torch.empty_like(v)
+    block_m1, block_n1, block_m2, block_n2, num_warps, num_stages, use_tma = bwd_config
+    use_tma = bool(use_tma) and _has_tma(q.device) and _tma_ok(q, k, v, grad_out)
+    group = heads // kv_heads
+    grid = (triton_cdiv(kv_len, block_n1) + group * triton_cdiv(q_len, block_m2),
+            batch * kv_heads)
+    args = [q, k, v, grad_out, lse, delta, dq, dk, dv,
+            *_tile_descriptors(use_tma, [(q, block_m1), (grad_out, block_m1), (k, block_n2),
+                                         (v, block_n2)]),
+            kv_num_blocks, kv_indices, full_kv_num_blocks, full_kv_indices,
+            q_num_blocks, q_indices, full_q_num_blocks, full_q_indices,
+            *kernel_buffers(buffers, q.device),
+            *q.stride(), *k.stride(), *v.stride(), *grad_out.stride(),
+            *dq.stride(), *dk.stride(), *dv.stride(),
+            *_mask_strides(kv_num_blocks, kv_indices), *_mask_strides(q_num_blocks, q_indices),
+            heads, kv_heads, q_len, kv_len, group, scale]
+    constexprs = {**_shape_constexprs(q, v, block_size, kv_len, has_score_mod),
+                  "BLOCK_M1": block_m1, "BLOCK_N1": block_n1, "BLOCK_M2": block_m2,
+                  "BLOCK_N2": block_n2, "TMA": use_tma}
+    with _device_guard(q):
+        _launch(kernel_id, "flex_bwd_kernel", grid, args, constexprs, num_warps, num_stages)
+    return dq, dk, dv
+
+
+# The custom ops: what torch.compile, fake tensors, dispatch modes and functorch see. Plain eager
+# calls take FlexFunction below instead (see needs_custom_op).
+
+
 @torch.library.custom_op("flash_ext::flex_fwd", mutates_args=())
 def flex_fwd(
     q: Tensor, k: Tensor, v: Tensor,
@@ -90,26 +195,11 @@ def flex_fwd(
     kernel_id: int, scale: float, block_size: list[int], has_score_mod: bool,
     fwd_config: list[int], bwd_config: list[int],
 ) -> tuple[Tensor, Tensor]:
-    """out (B, Hq, Sq, Dv) in q's dtype and lse (B, Hq, Sq) float32 (natural log).
-
-    The q_* lists and bwd_config are for the backward (autograd saves them from here).
-    """
-    batch, heads, q_len = q.shape[:3]
-    kv_heads, kv_len = k.shape[1], k.shape[2]
-    out = q.new_empty((batch, heads, q_len, v.shape[3]))
-    lse = q.new_empty((batch, heads, q_len), dtype=torch.float32)
-    block_m, block_n, num_warps, num_stages = fwd_config
-    grid = (triton_cdiv(q_len, block_m), batch * heads)
-    args = [q, k, v, out, lse, kv_num_blocks, kv_indices, full_kv_num_blocks, full_kv_indices,
-            *kernel_buffers(buffers, q.device),
-            *q.stride(), *k.stride(), *v.stride(), *out.stride(),
-            *_mask_strides(kv_num_blocks, kv_indices),
-            heads, q_len, kv_len, heads // kv_heads, scale]
-    constexprs = {**_shape_constexprs(q, v, block_size, kv_len, has_score_mod),
-                  "BLOCK_M": block_m, "BLOCK_N": block_n}
-    with _device_guard(q):
-        _launch(kernel_id, "flex_fwd_kernel", grid, args, constexprs, num_warps, num_stages)
-    return out, lse
+    """out and lse (see launch_forward). The q_* lists and bwd_config are for the backward
+    (autograd saves them from here)."""
+    return launch_forward(q, k, v, kv_num_blocks, kv_indices, full_kv_num_blocks,
+                          full_kv_indices, buffers, kernel_id, scale, block_size, has_score_mod,
+                          fwd_config)
 
 
 @flex_fwd.register_fake
@@ -127,41 +217,11 @@ def flex_bwd(
     full_q_num_blocks: Tensor, full_q_indices: Tensor, buffers: list[Tensor], kernel_id: int,
     scale: float, block_size: list[int], has_score_mod: bool, bwd_config: list[int],
 ) -> tuple[Tensor, Tensor, Tensor]:
-    """dq, dk, dv in the dtypes of q, k, v."""
-    batch, heads, q_len = q.shape[:3]
-    kv_heads, kv_len = k.shape[1], k.shape[2]
-    # delta = rowsum(dO * O) - dLSE: the softmax backward's correction, in one pass over dO and
-    # O (eager torch made float32 copies of both and went over them several times).
-    delta = torch.empty((batch, heads, q_len), dtype=torch.float32, device=q.device)
-    dlse = delta  # not read without an lse gradient
-    if grad_lse is not None:
-        dlse = grad_lse.float().expand(batch, heads, q_len).contiguous()
-    delta_block = 64
-    with _device_guard(q):
-        _launch(kernel_id, "bwd_delta_kernel", (triton_cdiv(q_len, delta_block), batch * heads),
-                [out, grad_out, dlse, delta, *out.stride(), *grad_out.stride(), heads, q_len,
-                 v.shape[3]],
-                {"BLOCK_M": delta_block, "BLOCK_DV": padded_head_dim(v.shape[3]),
-                 "HAS_DLSE": grad_lse is not None}, 4, 1)
-    dq, dk, dv = torch.empty_like(q), torch.empty_like(k), torch.empty_like(v)
-    block_m1, block_n1, block_m2, block_n2, num_warps, num_stages = bwd_config
-    group = heads // kv_heads
-    grid = (triton_cdiv(kv_len, block_n1) + group * triton_cdiv(q_len, block_m2),
-            batch * kv_heads)
-    args = [q, k, v, grad_out, lse, delta, dq, dk, dv,
-            kv_num_blocks, kv_indices, full_kv_num_blocks, full_kv_indices,
-            q_num_blocks, q_indices, full_q_num_blocks, full_q_indices,
-            *kernel_buffers(buffers, q.device),
-            *q.stride(), *k.stride(), *v.stride(), *grad_out.stride(),
-            *dq.stride(), *dk.stride(), *dv.stride(),
-            *_mask_strides(kv_num_blocks, kv_indices), *_mask_strides(q_num_blocks, q_indices),
-            heads, kv_heads, q_len, kv_len, group, scale]
-    constexprs = {**_shape_constexprs(q, v, block_size, kv_len, has_score_mod),
-                  "BLOCK_M1": block_m1, "BLOCK_N1": block_n1, "BLOCK_M2": block_m2,
-                  "BLOCK_N2": block_n2}
-    with _device_guard(q):
-        _launch(kernel_id, "flex_bwd_kernel", grid, args, constexprs, num_warps, num_stages)
-    return dq, dk, dv
+    """dq, dk, dv (see launch_backward)."""
+    return launch_backward(grad_out, grad_lse, q, k, v, out, lse, kv_num_blocks, kv_indices,
+                           full_kv_num_blocks, full_kv_indices, q_num_blocks, q_indices,
+                           full_q_num_blocks, full_q_indices, buffers, kernel_id, scale,
+                           block_size, has_score_mod, bwd_config)
 
 
 @flex_bwd.register_fake
@@ -199,3 +259,52 @@ def _backward(ctx, grad_out, grad_lse):
 
 
 flex_fwd.register_autograd(_backward, setup_context=_setup_context)
+
+
+# The eager path. The custom ops' dispatch (schema checks, the aliasing check, the autograd
+# wrapper's pytree handling of 18 arguments, a second op for the backward) took more CPU time per
+# call than the launches themselves: on the H100 machine a forward call cost ~520 us of CPU
+# against ~360 us of GPU time at the benchmark's sliding-window shape, so the GPU waited.
+
+
+def needs_custom_op(*tensors: Tensor) -> bool:
+    """Whether a call must go through the custom ops: while torch.compile traces, under a
+    dispatch or torch-function mode (fake tensors, make_fx, FlopCounterMode, torch.device as a
+    context manager), inside functorch transforms (vmap, grad), or with tensor subclasses."""
+    return (torch.compiler.is_compiling() or torch._C._len_torch_dispatch_stack() > 0
+            or torch._C._is_torch_function_mode_enabled()
+            or torch._C._are_functorch_transforms_active()
+            or any(type(t) not in (Tensor, torch.nn.Parameter) for t in tensors))
+
+
+class FlexFunction(torch.autograd.Function):
+    """flex_fwd with flex_bwd as its gradient, as a plain autograd function: the same arguments
+    and the same launches as the custom ops."""
+
+    @staticmethod
+    def forward(ctx, q, k, v, kv_num_blocks, kv_indices, full_kv_num_blocks, full_kv_indices,
+                q_num_blocks, q_indices, full_q_num_blocks, full_q_indices, buffers, kernel_id,
+                scale, block_size, has_score_mod, fwd_config, bwd_config):
+        out, lse = launch_forward(q, k, v, kv_num_blocks, kv_indices, full_kv_num_blocks,
+                                  full_kv_indices, buffers, kernel_id, scale, block_size,
+                                  has_score_mod, fwd_config)
+        ctx.save_for_backward(q, k, v, out, lse)
+        # Not differentiated: kept on ctx rather than saved (no version checks needed).
+        ctx.lists = (kv_num_blocks, kv_indices, full_kv_num_blocks, full_kv_indices,
+                     q_num_blocks, q_indices, full_q_num_blocks, full_q_indices)
+        ctx.buffers = buffers
+        ctx.options = (kernel_id, scale, block_size, has_score_mod, bwd_config)
+        ctx.set_materialize_grads(False)  # no zero tensor for an unused lse
+        return out, lse
+
+    @staticmethod
+    def backward(ctx, grad_out, grad_lse):
+        q, k, v, out, lse = ctx.saved_tensors
+        if grad_out is None:  # a loss of lse alone
+            grad_out = torch.zeros_like(out)
+        elif grad_out.stride(-1) != 1:
+            grad_out = grad_out.contiguous()
+        dq, dk, dv = launch_backward(grad_out, grad_lse, q, k, v, out, lse, *ctx.lists,
+                                     ctx.buffers, *ctx.options)
+        return dq, dk, dv, *([None] * 15)
+
