@@ -412,14 +412,21 @@ def _bwd_dkdv_inner(
         # Rows that saw no key (lse = -inf) have every score -inf: p = 0 with a finite lse.
         lse2 = tl.where(lse == float("-inf"), 0.0, lse * LOG2E)
         kq = _dot(k, qT, tl.zeros([BLOCK_N1, BLOCK_M1], dtype=tl.float32), IEEE_FP32)
+        # dP^T's place: in full blocks right after S^T (2-6% faster backward on the H100); in
+        # partial blocks, where mask_mod's code is live too, after dV (there, early was 1-5%
+        # slower on sliding windows: benchmarks/NOTES.md).
+        if IS_FULL_BLOCKS:
+            dpT = _dot(v, tl.trans(do), tl.zeros([BLOCK_N1, BLOCK_M1], dtype=tl.float32),
+                       IEEE_FP32)
         q_idx = _mod_index(offs_m, Q_LEN, not IS_DIVISIBLE)[None, :]
         score, s2, keep = _scores(kq, sm_scale, off_b, off_h, q_idx, kv_idx, offs_m[None, :],
                                   offs_n[:, None], Q_LEN, KV_LEN, BUF0, BUF1, BUF2, BUF3, BUF4,
                                   BUF5, HAS_SCORE_MOD, IS_FULL_BLOCKS, IS_DIVISIBLE)
         pT = tl.math.exp2(s2 - lse2[None, :])
         dv = _dot(_cast(pT, do.dtype), do, dv, IEEE_FP32)
-        dpT = _dot(v, tl.trans(do), tl.zeros([BLOCK_N1, BLOCK_M1], dtype=tl.float32),
-                   IEEE_FP32)
+        if not IS_FULL_BLOCKS:
+            dpT = _dot(v, tl.trans(do), tl.zeros([BLOCK_N1, BLOCK_M1], dtype=tl.float32),
+                       IEEE_FP32)
         dsT = pT * (dpT - delta[None, :])
         if HAS_SCORE_MOD:
             dsT = score_mod_grad(score, off_b, off_h, q_idx, kv_idx, dsT,
