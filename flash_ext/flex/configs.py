@@ -101,9 +101,6 @@ def _apply(config, options: dict, names: tuple[str, ...]):
     return replace(config, **chosen)
 
 
-
-
-
 def _fit(tile: int, block: int, name: str) -> int:
     """The tile, capped at the block mask's block size (both powers of two)."""
     if tile & (tile - 1) or tile < 16:

@@ -249,11 +249,18 @@ def _setup_context(ctx, inputs, output):
     ctx.options = (kernel_id, scale, block_size, has_score_mod, bwd_config)
 
 
+def _kernel_grad_out(grad_out: Tensor | None, out: Tensor) -> Tensor:
+    """dO as the backward kernels take it: zeros for a loss of lse alone, unit last stride."""
+    if grad_out is None:
+        return torch.zeros_like(out)
+    return grad_out.contiguous() if grad_out.stride(-1) != 1 else grad_out
+
+
 def _backward(ctx, grad_out, grad_lse):
     q, k, v, out, lse, *rest = ctx.saved_tensors
     lists, buffers = rest[:_MASK_ARGS], rest[_MASK_ARGS:]
-    dq, dk, dv = flex_bwd(grad_out.contiguous() if grad_out.stride(-1) != 1 else grad_out,
-                          grad_lse, q, k, v, out, lse, *lists, list(buffers), *ctx.options)
+    dq, dk, dv = flex_bwd(_kernel_grad_out(grad_out, out), grad_lse, q, k, v, out, lse, *lists,
+                          list(buffers), *ctx.options)
     # No gradient for the mask lists, the captured buffers (a list) and the options.
     return dq, dk, dv, *([None] * _MASK_ARGS), [None] * ctx.num_buffers, *([None] * 6)
 
@@ -300,11 +307,7 @@ class FlexFunction(torch.autograd.Function):
     @staticmethod
     def backward(ctx, grad_out, grad_lse):
         q, k, v, out, lse = ctx.saved_tensors
-        if grad_out is None:  # a loss of lse alone
-            grad_out = torch.zeros_like(out)
-        elif grad_out.stride(-1) != 1:
-            grad_out = grad_out.contiguous()
-        dq, dk, dv = launch_backward(grad_out, grad_lse, q, k, v, out, lse, *ctx.lists,
-                                     ctx.buffers, *ctx.options)
+        dq, dk, dv = launch_backward(_kernel_grad_out(grad_out, out), grad_lse, q, k, v, out,
+                                     lse, *ctx.lists, ctx.buffers, *ctx.options)
         return dq, dk, dv, *([None] * 15)
 
