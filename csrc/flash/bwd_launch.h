@@ -43,18 +43,11 @@ cudaError_t launch_bwd_main(Kernel kernel, int threads, int smem, int block_n,
 // rowsum(dO * O), the main kernel (main()), the dq conversion.
 template <typename Element, int kHeadDim, typename Main>
 cudaError_t launch_bwd(const BwdParams& params, cudaStream_t stream, Main main) {
-  const int64_t rows = LseRows(params).count();
-  const unsigned dsum_blocks = static_cast<unsigned>((rows * 32 + kPrepostThreads - 1) / kPrepostThreads);
-  bwd_dsum_kernel<Element><<<dsum_blocks, kPrepostThreads, 0, stream>>>(params);
-  cudaError_t err = cudaGetLastError();
+  cudaError_t err = launch_bwd_dsum<Element, kHeadDim>(params, stream);
   if (err != cudaSuccess) return err;
   err = main();
   if (err != cudaSuccess) return err;
-  constexpr int kPieces = kHeadDim / 8;
-  const unsigned convert_blocks =
-      static_cast<unsigned>((rows * kPieces + kPrepostThreads - 1) / kPrepostThreads);
-  bwd_convert_dq_kernel<Element, kHeadDim><<<convert_blocks, kPrepostThreads, 0, stream>>>(params);
-  return cudaGetLastError();
+  return launch_bwd_convert_dq<Element, kHeadDim>(params, stream);
 }
 
 template <typename Traits, bool kCausal>

@@ -19,11 +19,7 @@ cudaError_t run_bwd_(BwdParams& params, cudaStream_t stream) {
   using Config = BwdConfig<Element, kHeadDim>;
   using Dq = typename Config::Dq;
   using DkDv = typename Config::DkDv;
-  const int64_t rows = flash::LseRows(params).count();
-  const unsigned dsum_blocks =
-      static_cast<unsigned>((rows * 32 + flash::kPrepostThreads - 1) / flash::kPrepostThreads);
-  flash::bwd_dsum_kernel<Element><<<dsum_blocks, flash::kPrepostThreads, 0, stream>>>(params);
-  cudaError_t err = cudaGetLastError();
+  cudaError_t err = flash::launch_bwd_dsum<Element, kHeadDim>(params, stream);
   if (err != cudaSuccess) return err;
   const dim3 dkdv_grid((params.seqlen_k + DkDv::kBlockN - 1) / DkDv::kBlockN, params.heads_kv,
                        params.batch);
@@ -31,11 +27,7 @@ cudaError_t run_bwd_(BwdParams& params, cudaStream_t stream) {
     err = launch(&dkdv_kernel<DkDv, true>, dkdv_grid, DkDv::kNThreads, DkDv::kSmemSize, params,
                  stream);
     if (err != cudaSuccess) return err;
-    const unsigned convert_blocks = static_cast<unsigned>(
-        (rows * (kHeadDim / 8) + flash::kPrepostThreads - 1) / flash::kPrepostThreads);
-    flash::bwd_convert_dq_kernel<Element, kHeadDim>
-        <<<convert_blocks, flash::kPrepostThreads, 0, stream>>>(params);
-    return cudaGetLastError();
+    return flash::launch_bwd_convert_dq<Element, kHeadDim>(params, stream);
   }
   const dim3 dq_grid((params.seqlen_q + Dq::kBlockM - 1) / Dq::kBlockM, params.heads_q, params.batch);
   err = launch(&dq_kernel<Dq>, dq_grid, Dq::kNThreads, Dq::kSmemSize, params, stream);

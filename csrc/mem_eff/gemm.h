@@ -1,9 +1,9 @@
 // acc += A * B^T with both operands in shared memory, for any of the mem_eff element types.
 // A is an (M, K) view and B an (N, K) view of shared memory tiles; kTransA / kTransB say that
 // the view is a transpose (its K mode is not the contiguous one), which fp16/bf16 read with
-// ldmatrix.trans. fp32 operands are read element by element and split into a TF32 high part and
-// a TF32 remainder; a*b ~ hi(a)hi(b) + hi(a)lo(b) + lo(a)hi(b) keeps close to fp32 accuracy on
-// the tensor cores (CUTLASS's "3xTF32"). The tensor cores round toward zero as they accumulate:
+// ldmatrix.trans. fp32 operands are split into a TF32 high part and a TF32 remainder; a*b ~
+// hi(a)hi(b) + hi(a)lo(b) + lo(a)hi(b) keeps close to fp32 accuracy on the tensor cores
+// (CUTLASS's "3xTF32"). The tensor cores round toward zero as they accumulate:
 // fed the running sum, every MMA would pull it toward zero by up to an ulp, an error that grows
 // with the length of the sum (dk over 1k query rows, O over 16k keys). So each k-step's
 // products go to fresh fragments, per 16 x 8 tile, and reach the sum through FADDs, which round
@@ -21,6 +21,16 @@ using namespace cute;
 
 template <bool kTrans>
 using LdsmAtom = std::conditional_t<kTrans, SM75_U16x8_LDSM_T, SM75_U32x4_LDSM_N>;
+
+// fp32 operands whose K mode is the contiguous one load by ldmatrix too: read as 32-bit
+// elements, each 8 x 16-byte matrix is 8 rows by 4 k values, and lane l receives (row l / 4,
+// k l % 4), the TF32 MMA's fragment order (A: four matrices, rows 0-7 / 8-15 by k 0-3 / 4-7; B:
+// two, k 0-3 / 4-7). One instruction instead of four (A) or two (B) 4-byte loads: +4-6% on
+// the fp32 kernels with rolled k loops (H100). Transposed fp32 tiles have no such instruction and
+// are read element by element, as are all of the unrolled ones (kUnrollK, the D = 256
+// backward), which ran 5% slower with ldmatrix.
+template <bool kIsA>
+using Fp32LdsmAtom = Copy_Atom<std::conditional_t<kIsA, SM75_U32x4_LDSM_N, SM75_U32x2_LDSM_N>, float>;
 
 // Splits fp32 values into TF32 high parts and TF32 remainders. The tensor cores read the top 19
 // bits of a TF32 operand register; the remainder gets half of its dropped part added first, so
@@ -47,17 +57,42 @@ __forceinline__ __device__ void gemm_smem(TiledMma const& tiled_mma, Acc& acc, S
   if constexpr (std::is_same_v<Element, float>) {
     Tensor tCsA = thr_mma.partition_A(sA);  // (MMA, MMA_M, MMA_K)
     Tensor tCsB = thr_mma.partition_B(sB);  // (MMA, MMA_N, MMA_K)
-    Tensor hiA = make_tensor<cutlass::tfloat32_t>(shape(tCsA(_, _, 0)));
+    auto copy_a = make_tiled_copy_A(Fp32LdsmAtom<true>{}, tiled_mma);
+    auto copy_b = make_tiled_copy_B(Fp32LdsmAtom<false>{}, tiled_mma);
+    auto thr_copy_a = copy_a.get_thread_slice(tidx);
+    auto thr_copy_b = copy_b.get_thread_slice(tidx);
+    Tensor tLsA = thr_copy_a.partition_S(sA);  // (CPY, CPY_M, CPY_K)
+    Tensor tLsB = thr_copy_b.partition_S(sB);  // (CPY, CPY_N, CPY_K)
+    // One k-step of each operand as loaded: (MMA, MMA_M or MMA_N, 1), rank 3 for retile_D.
+    Tensor rawA3 = make_tensor<float>(append(shape(tCsA(_, _, 0)), _1{}));
+    Tensor rawB3 = make_tensor<float>(append(shape(tCsB(_, _, 0)), _1{}));
+    Tensor rawA_view = thr_copy_a.retile_D(rawA3)(_, _, 0);
+    Tensor rawB_view = thr_copy_b.retile_D(rawB3)(_, _, 0);
+    Tensor rawA = rawA3(_, _, 0);
+    Tensor rawB = rawB3(_, _, 0);
+    static_assert(size<1>(rawB_view) == size<1>(rawB));  // one copy per 8-column slice
+    Tensor hiA = make_tensor<cutlass::tfloat32_t>(shape(rawA));
     Tensor loA = make_tensor<cutlass::tfloat32_t>(shape(hiA));
     // B is split one 8-column slice at a time: the whole of it (V^T at D = 256) would not fit
     // in registers next to the accumulator.
-    Tensor hiB = make_tensor<cutlass::tfloat32_t>(shape(tCsB(_, 0, 0)));
+    Tensor hiB = make_tensor<cutlass::tfloat32_t>(shape(rawB(_, 0)));
     Tensor loB = make_tensor<cutlass::tfloat32_t>(shape(hiB));
+    constexpr bool kLdsmA = !kTransA && !kUnrollK, kLdsmB = !kTransB && !kUnrollK;
     auto step = [&](int k) __attribute__((always_inline)) {
-      split_tf32(tCsA(_, _, k), hiA, loA);
+      if constexpr (kLdsmA) {
+        copy(copy_a, tLsA(_, _, k), rawA_view);
+        split_tf32(rawA, hiA, loA);
+      } else {
+        split_tf32(tCsA(_, _, k), hiA, loA);
+      }
       CUTE_UNROLL
       for (int n = 0; n < size<2>(acc); ++n) {
-        split_tf32(tCsB(_, n, k), hiB, loB);
+        if constexpr (kLdsmB) {
+          copy(copy_b, tLsB(_, n, k), rawB_view(_, n));
+          split_tf32(rawB(_, n), hiB, loB);
+        } else {
+          split_tf32(tCsB(_, n, k), hiB, loB);
+        }
         CUTE_UNROLL
         for (int m = 0; m < size<1>(acc); ++m) {
           if constexpr (kSplitChains) {
