@@ -93,6 +93,7 @@ __global__ void __launch_bounds__(kPrepostThreads) bwd_dsum_kernel(const BwdPara
   if (valid && lane == 0) p.dsum[index] = sum;
 }
 
+// rowsum(dO * O) of every lse row, for a kernel head dim (its lanes per row from it).
 template <typename Element, int kHeadDim>
 cudaError_t launch_bwd_dsum(const BwdParams& p, cudaStream_t stream) {
   constexpr int kPieces = kHeadDim * int(sizeof(Element)) / 16;
@@ -135,6 +136,7 @@ __global__ void __launch_bounds__(kPrepostThreads) bwd_convert_dq_kernel(const B
   }
 }
 
+// dq from the fp32 accumulators, every lse row.
 template <typename Element, int kHeadDim>
 cudaError_t launch_bwd_convert_dq(const BwdParams& p, cudaStream_t stream) {
   const int64_t threads = LseRows(p).count() * (kHeadDim / 8);

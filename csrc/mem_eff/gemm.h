@@ -3,11 +3,10 @@
 // the view is a transpose (its K mode is not the contiguous one), which fp16/bf16 read with
 // ldmatrix.trans. fp32 operands are split into a TF32 high part and a TF32 remainder; a*b ~
 // hi(a)hi(b) + hi(a)lo(b) + lo(a)hi(b) keeps close to fp32 accuracy on the tensor cores
-// (CUTLASS's "3xTF32"). The tensor cores round toward zero as they accumulate:
-// fed the running sum, every MMA would pull it toward zero by up to an ulp, an error that grows
-// with the length of the sum (dk over 1k query rows, O over 16k keys). So each k-step's
-// products go to fresh fragments, per 16 x 8 tile, and reach the sum through FADDs, which round
-// to nearest.
+// (CUTLASS's "3xTF32"). The tensor cores round toward zero as they accumulate: fed the running
+// sum, every MMA would pull it toward zero by up to an ulp, an error that grows with the length
+// of the sum (dk over 1k query rows, O over 16k keys). So each k-step's products go to fresh
+// fragments, per 16 x 8 tile, and reach the sum through FADDs, which round to nearest.
 #pragma once
 
 #include <cute/tensor.hpp>
