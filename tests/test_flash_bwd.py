@@ -116,6 +116,19 @@ def test_gqa(dtype, heads, causal):
     check(*styled(causal), qkv(2, *heads, 129, 257, 128, dtype))
 
 
+# Head dims over 128 (64-key blocks on Hopper): odd and even numbers of key blocks, a last
+# block of one key, and blocks that see different query rows (causal, windows).
+
+
+@pytest.mark.parametrize("head_dim", [256, 232])
+@pytest.mark.parametrize("seqlens", [(113, 150), (300, 65), (64, 1), (1, 300), (257, 511)])
+@pytest.mark.parametrize("mask", [*CAUSAL, "window"])
+def test_wide_head_key_blocks(head_dim, seqlens, mask):
+    dtype = torch.bfloat16 if head_dim == 256 else torch.float16
+    run, reference = flash_style(window_size=(70, 20)) if mask == "window" else styled(mask)
+    check(run, reference, qkv(2, 4, 2, *seqlens, head_dim, dtype))
+
+
 def test_batch_of_many():
     check(*sdpa_style(is_causal=True), qkv(33, 2, 1, 7, 9, 32, torch.bfloat16))
 
@@ -260,7 +273,7 @@ def varlen_run(causal: str, cu_q, cu_k, max_q, max_k, **kwargs):
 @pytest.mark.usefixtures("kernels")
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("causal", CAUSAL)
-@pytest.mark.parametrize("head_dim", [64, 136])
+@pytest.mark.parametrize("head_dim", [64, 136, 256])
 def test_varlen(dtype, causal, head_dim):
     """With sequences of 0 and 1 queries and of 0 and 1 keys."""
     require_kernel(head_dim, dtype)
@@ -351,7 +364,7 @@ def deterministic_grads(run, inputs, g):
 
 
 @pytest.mark.usefixtures("kernels")
-@pytest.mark.parametrize("case", ["mha", "gqa", "mqa_causal", "varlen"])
+@pytest.mark.parametrize("case", ["mha", "gqa", "mqa_causal", "varlen", "hdim256"])
 def test_deterministic(case):
     dtype = torch.bfloat16
     if case == "varlen":
@@ -363,6 +376,9 @@ def test_deterministic(case):
         reference = functools.partial(attention_varlen_ref, cu_seqlens_q=cu_q,
                                       cu_seqlens_k=cu_k, window_size=(-1, 0))
         inputs = (q, k, v)
+    elif case == "hdim256":  # 15 key blocks of 64
+        inputs = qkv(1, 4, 2, 700, 901, 256, dtype)
+        run, reference = sdpa_style(is_causal=True, deterministic=True)
     else:
         heads = {"mha": (4, 4), "gqa": (8, 2), "mqa_causal": (8, 1)}[case]
         inputs = qkv(1, *heads, 1500, 2000, 128, dtype)
