@@ -198,7 +198,7 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
     for (; i < num_blocks; ++i) step(i, std::false_type{}, std::false_type{});
 
     const float keep_scale = kDropout ? 1.f / (1.f - params.dropout_p) : 1.f;
-    softmax.finalize(acc_o_rc, softmax_scale, keep_scale, lse);
+    softmax.finalize(acc_o_rc, keep_scale, lse);
   } else {
     CUTE_UNROLL
     for (int r = 0; r < kRows; ++r) lse[r] = -INFINITY;  // no visible key: out 0, lse -inf

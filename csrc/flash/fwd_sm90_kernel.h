@@ -353,7 +353,7 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
     gmma_done(acc_o);
     release(&smem.v_empty[last]);
 
-    softmax.finalize(acc_o_rc, softmax_scale, 1.f, lse);
+    softmax.finalize(acc_o_rc, 1.f, lse);
   } else {
     CUTE_UNROLL
     for (int r = 0; r < kRows; ++r) lse[r] = -INFINITY;  // no visible key: out 0, lse -inf

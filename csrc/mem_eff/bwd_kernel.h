@@ -9,6 +9,8 @@
 //    owns kBlockM query rows of one head and walks their key blocks, recomputing S, P, dP and dS
 //    to add dQ += dS K and write the bias gradient: seven GEMMs per tile.
 // P and dS are staged through shared memory as the next GEMM's A operand, as in the forward.
+// Warps split each product their own way (config.h): in fp32 at D = 128, S^T and dP^T even go
+// to different halves of the warps, which meet in shared memory to make dS^T.
 #pragma once
 
 #include <cmath>
@@ -248,11 +250,17 @@ __global__ void __launch_bounds__(Traits::kNThreads)
                        sV, keys, params.head_dim, tidx);
 
   typename Traits::TiledMma tiled_mma;
-  Tensor acc_dk = partition_fragment_C(tiled_mma, Shape<Int<kBlockN>, Int<kHeadDim>>{});
-  Tensor acc_dv = partition_fragment_C(tiled_mma, Shape<Int<kBlockN>, Int<kHeadDim>>{});
+  typename Traits::TiledMmaKV mma_kv;
+  Tensor acc_dk = partition_fragment_C(mma_kv, Shape<Int<kBlockN>, Int<kHeadDim>>{});
+  Tensor acc_dv = partition_fragment_C(mma_kv, Shape<Int<kBlockN>, Int<kHeadDim>>{});
   clear(acc_dk);
   clear(acc_dv);
   Tensor coords = acc_coords<kBlockN, kBlockM>(tiled_mma, tidx);  // (key, query) in the tile
+  // With kSplitScoreWarps, the half of the warps this thread is in, and its place there.
+  typename Traits::TiledMmaHalf mma_half;
+  const bool scores_half = tidx < kNThreads / 2;
+  const int half_tidx = tidx % (kNThreads / 2);
+  Tensor half_coords = acc_coords<kBlockN, kBlockM>(mma_half, half_tidx);
   const float scale = params.scale;
   const float keep_scale = params.dropout_p > 0.f ? 1.f / (1.f - params.dropout_p) : 1.f;
   const bool has_bias = params.bias != nullptr;
@@ -329,37 +337,85 @@ __global__ void __launch_bounds__(Traits::kNThreads)
       Tensor sdOt_s = staged(sdO, stage, typename Traits::SmemLayoutQt{});
       Tensor sBias_s = staged(sBias, stage, sBias.layout());
 
-      Tensor acc_st = partition_fragment_C(tiled_mma, Shape<Int<kBlockN>, Int<kBlockM>>{});
-      Tensor acc_dpt = partition_fragment_C(tiled_mma, Shape<Int<kBlockN>, Int<kBlockM>>{});
-      clear(acc_st);
-      clear(acc_dpt);
-      gemm_smem<false, false, Traits::kUnrollK>(tiled_mma, acc_st, sK, sQ_s, tidx);
-      gemm_smem<false, false, Traits::kUnrollK, Traits::kSplitChains>(
-          tiled_mma, acc_dpt, sV, sdO_s, tidx);
       const bool needs_mask = hv.mask.template block_needs_mask<kBlockN>(n0, m0, m_end);
-      CUTE_UNROLL
-      for (int i = 0; i < size(acc_st); ++i) {
-        const int c = get<0>(coords(i)), r = get<1>(coords(i));  // key c, query r of the tile
-        float x = acc_st(i) * scale + (has_bias ? static_cast<float>(sBias_s(r, c)) : 0.f);
+      // P of key c, query r of the tile from its score s (the mask's -inf gives 0).
+      auto prob = [&](float s, int c, int r) {
+        float x = s * scale + (has_bias ? static_cast<float>(sBias_s(r, c)) : 0.f);
         hv.mask.apply_one(x, m0 + r, n0 + c, needs_mask);
-        float p = exp2f((x - s_lse[r]) * float(M_LOG2E));
-        float dp = acc_dpt(i);
-        const float ds_p = p;
-        if (params.dropout_p > 0.f) {
-          const bool keep = keeps(hv.dropout, m0 + r, n0 + c);
-          p = keep ? p * keep_scale : 0.f;
-          dp = keep ? dp * keep_scale : 0.f;
+        return exp2f((x - s_lse[r]) * float(M_LOG2E));
+      };
+      if constexpr (Traits::kSplitScoreWarps) {
+        // S^T on the first half of the warps, dP^T on the second, at once. The first half
+        // stages the dropped-out P^T for dV and P^T itself in the dS^T tile, from which the
+        // second half makes dS^T in place (a dropped entry is one whose P^T became 0 while P^T
+        // was not: dS is P times 0 - D there, and 0 wherever P is).
+        Tensor acc = partition_fragment_C(mma_half, Shape<Int<kBlockN>, Int<kBlockM>>{});
+        clear(acc);
+        if (scores_half) {
+          gemm_smem<false, false, Traits::kUnrollK>(mma_half, acc, sK, sQ_s, half_tidx);
+          Tensor acc_p = make_fragment_like(acc);
+          CUTE_UNROLL
+          for (int i = 0; i < size(acc); ++i) {
+            const int c = get<0>(half_coords(i)), r = get<1>(half_coords(i));
+            acc(i) = prob(acc(i), c, r);
+            acc_p(i) = acc(i);
+            if (params.dropout_p > 0.f) {
+              acc_p(i) = keeps(hv.dropout, m0 + r, n0 + c) ? acc(i) * keep_scale : 0.f;
+            }
+          }
+          acc_to_smem(mma_half, acc_p, sPt, half_tidx);
+          acc_to_smem(mma_half, acc, sdSt, half_tidx);
+        } else {
+          gemm_smem<false, false, Traits::kUnrollK, Traits::kSplitChains>(
+              mma_half, acc, sV, sdO_s, half_tidx);
         }
-        acc_st(i) = p;                          // dropped-out P, for dV
-        acc_dpt(i) = ds_p * (dp - s_dsum[r]);  // dS
+        __syncthreads();  // P^T and P are staged
+        if (!scores_half) {
+          Tensor acc_p = make_fragment_like(acc);
+          smem_to_acc(mma_half, acc_p, sdSt, half_tidx);
+          if (params.dropout_p > 0.f) {
+            Tensor acc_kept = make_fragment_like(acc);
+            smem_to_acc(mma_half, acc_kept, sPt, half_tidx);
+            CUTE_UNROLL
+            for (int i = 0; i < size(acc); ++i) {
+              acc(i) = acc_kept(i) != 0.f ? acc(i) * keep_scale : 0.f;
+            }
+          }
+          CUTE_UNROLL
+          for (int i = 0; i < size(acc); ++i) {
+            acc(i) = acc_p(i) * (acc(i) - s_dsum[get<1>(half_coords(i))]);
+          }
+          acc_to_smem(mma_half, acc, sdSt, half_tidx);
+        }
+      } else {
+        Tensor acc_st = partition_fragment_C(tiled_mma, Shape<Int<kBlockN>, Int<kBlockM>>{});
+        Tensor acc_dpt = partition_fragment_C(tiled_mma, Shape<Int<kBlockN>, Int<kBlockM>>{});
+        clear(acc_st);
+        clear(acc_dpt);
+        gemm_smem<false, false, Traits::kUnrollK>(tiled_mma, acc_st, sK, sQ_s, tidx);
+        gemm_smem<false, false, Traits::kUnrollK, Traits::kSplitChains>(
+            tiled_mma, acc_dpt, sV, sdO_s, tidx);
+        CUTE_UNROLL
+        for (int i = 0; i < size(acc_st); ++i) {
+          const int c = get<0>(coords(i)), r = get<1>(coords(i));  // key c, query r of the tile
+          float p = prob(acc_st(i), c, r), dp = acc_dpt(i);
+          const float ds_p = p;
+          if (params.dropout_p > 0.f) {
+            const bool keep = keeps(hv.dropout, m0 + r, n0 + c);
+            p = keep ? p * keep_scale : 0.f;
+            dp = keep ? dp * keep_scale : 0.f;
+          }
+          acc_st(i) = p;                          // dropped-out P, for dV
+          acc_dpt(i) = ds_p * (dp - s_dsum[r]);  // dS
+        }
+        acc_to_smem(tiled_mma, acc_st, sPt, tidx);
+        acc_to_smem(tiled_mma, acc_dpt, sdSt, tidx);
       }
-      acc_to_smem(tiled_mma, acc_st, sPt, tidx);
-      acc_to_smem(tiled_mma, acc_dpt, sdSt, tidx);
       __syncthreads();  // P^T and dS^T are complete
       gemm_smem<false, true, Traits::kUnrollK, Traits::kSplitChains>(
-          tiled_mma, acc_dv, sPt, sdOt_s, tidx);
+          mma_kv, acc_dv, sPt, sdOt_s, tidx);
       gemm_smem<false, true, Traits::kUnrollK, Traits::kSplitChains>(
-          tiled_mma, acc_dk, sdSt, sQt_s, tidx);
+          mma_kv, acc_dk, sdSt, sQt_s, tidx);
       if constexpr (kDq) {
         if (params.dbias != nullptr) {
           Element* dbias_ptr = static_cast<Element*>(params.dbias) + bidb * params.dbias_batch_stride +
@@ -387,8 +443,8 @@ __global__ void __launch_bounds__(Traits::kNThreads)
   for (int i = 0; i < size(acc_dk); ++i) acc_dk(i) *= scale;
   cp_async_wait<0>();
   __syncthreads();  // every thread is done with K and V: dK and dV are staged there
-  acc_to_smem(tiled_mma, acc_dk, sK, tidx);
-  acc_to_smem(tiled_mma, acc_dv, sV, tidx);
+  acc_to_smem(mma_kv, acc_dk, sK, tidx);
+  acc_to_smem(mma_kv, acc_dv, sV, tidx);
   __syncthreads();
   Element* dk_ptr = static_cast<Element*>(params.dk) +
       seq.k_offset(params.dk_batch_stride, params.dk_head_stride, params.dk_row_stride, bidb, kv_head);

@@ -39,13 +39,23 @@ struct FwdTraits : ElementTraits<Element_> {
   static constexpr int kNWarps = kBlockM / 16;  // warps split the rows (the softmax's quads)
   static constexpr int kNThreads = 32 * kNWarps;
   using TiledMma = typename Base::template TiledMma<kNWarps, 1>;
+  // fp32: O += P V (P from shared memory) on 2 x (kNWarps / 2) warps: each warp reads half of
+  // V's columns for twice the rows, so that each element of V loaded and split feeds two MMAs
+  // (H100, D = 256: 0.93-1.09x -> 1.06-1.27x SDPA efficient). Its rows' rescale and normalizing
+  // factors come from the softmax's warps through shared memory. fp16/bf16 keep the scores'
+  // warps (D = 256 ran 4-7% slower the other way).
+  static constexpr bool kOWithScores = !Base::kIsFloat;
+  using TiledMmaO = typename Base::template TiledMma<kOWithScores ? kNWarps : 2,
+                                                     kOWithScores ? 1 : kNWarps / 2>;
   using SmemLayoutQ = typename Base::template SmemLayout<kBlockM, kHeadDim>;
   using SmemLayoutKV = typename Base::template SmemLayout<kBlockN, kHeadDim>;
   using SmemLayoutVt = typename Base::template SmemLayoutT<kBlockN, kHeadDim>;
   using SmemLayoutS = typename Base::template SmemLayout<kBlockM, kBlockN>;  // bias, P
+  // Q, K and V, bias and P, then the rows' rescale and normalizing factors (fp32) where O's
+  // warps are not the scores'.
   static constexpr int kSmemSize =
       (kBlockM * kHeadDim + (kShareKV ? 1 : 2) * kBlockN * kHeadDim +
-       2 * kBlockM * kBlockN) * sizeof(Element);
+       2 * kBlockM * kBlockN) * sizeof(Element) + (kOWithScores ? 0 : 2 * kBlockM * sizeof(float));
 };
 
 // kStages_: buffers of Q, dO and the bias tile (the dK/dV kernel loads the next query block's
@@ -63,6 +73,22 @@ struct BwdTraits : ElementTraits<Element_> {
   static constexpr bool kUnrollK = kUnrollFp32K<kHeadDim>;
   static constexpr bool kSplitChains = kSplitFp32Chains<kHeadDim>;
   using TiledMma = typename Base::template TiledMma<kWarpsM, kWarpsN>;
+  // fp32 at D = 128: the dK/dV kernel computes S^T and dP^T, (kBlockN, kBlockM), on half of
+  // the warps each, at once (16 rows a warp where kBlockN allows), so that each element loaded
+  // and split feeds more MMAs; dS^T is made from P and dP^T through shared memory. H100: D = 128
+  // 0.97-0.98x -> 1.00-1.07x SDPA efficient; D = 64 1.02-1.06x -> 0.88-0.91x (8 k-steps do not
+  // pay for the handover), D = 256 0.91-0.96x -> 0.73-0.80x (the unrolled halves spill 376 B).
+  // fp16/bf16 compute both on every warp: their P would lose its precision in shared memory.
+  static constexpr bool kSplitScoreWarps = Base::kIsFloat && kHeadDim == 128;
+  static constexpr int kHalfWarpsM = std::min(kBlockN / 16, kWarpsM * kWarpsN / 2);
+  using TiledMmaHalf =
+      typename Base::template TiledMma<kHalfWarpsM, kWarpsM * kWarpsN / 2 / kHalfWarpsM>;
+  // The dK/dV kernel's dK and dV, (kBlockN, kHeadDim): every warp takes 32 rows of them (P^T
+  // and dS^T come from shared memory), so that each element of Q and dO loaded (and, in fp32,
+  // split) feeds two MMAs, not one; but for the unrolled k loops (D = 256), where 32 rows a
+  // warp spill (fp32: 136 -> 284 B).
+  static constexpr int kKvWarpsM = kUnrollK ? kWarpsM : kBlockN / 32;
+  using TiledMmaKV = typename Base::template TiledMma<kKvWarpsM, kWarpsM * kWarpsN / kKvWarpsM>;
   // The dK/dV kernel's dQ = dS K, (kBlockM, kHeadDim): every warp takes 16 rows of it or more.
   static constexpr int kDqWarpsM = std::min(kBlockM / 16, kWarpsM * kWarpsN);
   using TiledMmaDq = typename Base::template TiledMma<kDqWarpsM, kWarpsM * kWarpsN / kDqWarpsM>;

@@ -1,7 +1,9 @@
 // The mem_eff forward (after the CUTLASS memory-efficient attention, seed 001): one CTA computes
 // kBlockM query rows of one (batch, head) against the key blocks they can see. Per key block:
 // S = scale * Q K^T + bias (+ ALiBi, masks), the online softmax, P staged through shared
-// memory (the element type's MMA A operand, fp32 included), O += P V. The bias tile of the
+// memory (the element type's MMA A operand, fp32 included), O += P V (in fp32 with the warps
+// split otherwise than for the scores: config.h's TiledMmaO, the softmax's warps handing the
+// rows' factors over through shared memory). The bias tile of the
 // block loads with K; the next K and bias load while the softmax and P V run (with a shared K/V
 // buffer, V and the next bias load during the softmax, the next K after P V).
 #pragma once
@@ -63,11 +65,27 @@ __global__ void __launch_bounds__(Traits::kNThreads)
   Tensor sVt = make_tensor(sV.data(), typename Traits::SmemLayoutVt{});  // (kHeadDim, kBlockN)
   Tensor sBias = make_tensor(sV.data() + size(sV), typename Traits::SmemLayoutS{});  // (kBlockM, kBlockN)
   Tensor sP = make_tensor(sBias.data() + size(sBias), typename Traits::SmemLayoutS{});
+  // Per row of the tile: the softmax's rescale factor of the step, and at the end its
+  // normalizing factor (apart, so that the last step's readers of the first need no barrier).
+  float* s_rescale = reinterpret_cast<float*>(smem + (Traits::kSmemSize - 2 * kBlockM * sizeof(float)));
+  float* s_normalize = s_rescale + kBlockM;
 
   typename Traits::TiledMma tiled_mma;
-  Tensor acc_o = partition_fragment_C(tiled_mma, Shape<Int<kBlockM>, Int<kHeadDim>>{});  // (MMA, MMA_M, MMA_K)
+  typename Traits::TiledMmaO mma_o;
+  Tensor acc_o = partition_fragment_C(mma_o, Shape<Int<kBlockM>, Int<kHeadDim>>{});  // (MMA, MMA_M, MMA_K)
   Tensor acc_o_rc = make_tensor(acc_o.data(), flash::acc_rowcol_layout(acc_o.layout()));
-  constexpr int kRows = decltype(size<0>(acc_o_rc))::value;
+  // The tile row of each of acc_o's rows.
+  Tensor o_coords = acc_coords<kBlockM, kHeadDim>(mma_o, tidx);
+  Tensor o_coords_rc = make_tensor(o_coords.data(), flash::acc_rowcol_layout(o_coords.layout()));
+  auto scale_o_rows = [&](const float* factors) {
+    CUTE_UNROLL
+    for (int r = 0; r < size<0>(acc_o_rc); ++r) {
+      const float factor = factors[get<0>(o_coords_rc(r, 0))];
+      CUTE_UNROLL
+      for (int c = 0; c < size<1>(acc_o_rc); ++c) acc_o_rc(r, c) *= factor;
+    }
+  };
+  constexpr int kRows = 2 * kBlockM / (16 * Traits::kNWarps);  // the softmax's rows a thread
   float lse[kRows];
   clear(acc_o);
 
@@ -160,12 +178,21 @@ __global__ void __launch_bounds__(Traits::kNThreads)
         }
       }
       Tensor s = make_tensor(acc_s.data(), flash::acc_rowcol_layout(acc_s.layout()));  // (rows, cols)
-      softmax.template update<decltype(is_first)::value>(s, acc_o_rc, float(M_LOG2E));
+      auto rescale = [&](int r, float factor) {
+        if constexpr (Traits::kOWithScores) {
+          CUTE_UNROLL
+          for (int c = 0; c < size<1>(acc_o_rc); ++c) acc_o_rc(r, c) *= factor;
+        } else if (quad_lane == 0) {
+          s_rescale[row_of(r) - m0] = factor;
+        }
+      };
+      softmax.template update<decltype(is_first)::value>(s, float(M_LOG2E), rescale);
       if (params.dropout_p > 0.f) dropout.apply(s, row_of, n0, quad_lane);
       acc_to_smem(tiled_mma, acc_s, sP, tidx);
       if constexpr (kShareKV) cp_async_wait<0>();
-      __syncthreads();  // P is complete (and V has landed)
-      gemm_smem<false, true>(tiled_mma, acc_o, sP, sVt, tidx);
+      __syncthreads();  // P and the rescale factors are complete (and V has landed)
+      if constexpr (!decltype(is_first)::value && !Traits::kOWithScores) scale_o_rows(s_rescale);
+      gemm_smem<false, true>(mma_o, acc_o, sP, sVt, tidx);
       if constexpr (kShareKV) {
         if (has_next) {
           __syncthreads();  // every thread is done with V: the next K loads into its buffer
@@ -178,16 +205,23 @@ __global__ void __launch_bounds__(Traits::kNThreads)
     for (int n_block = n_begin + 1; n_block < n_end; ++n_block) step(n_block, std::false_type{});
 
     const float keep_scale = params.dropout_p > 0.f ? 1.f / (1.f - params.dropout_p) : 1.f;
-    softmax.finalize(acc_o_rc, 1.f, keep_scale, lse);
+    if constexpr (Traits::kOWithScores) {
+      softmax.finalize(acc_o_rc, keep_scale, lse);
+    } else {
+      softmax.finalize(keep_scale, lse, [&](int r, float factor) {
+        if (quad_lane == 0) s_normalize[row_of(r) - m0] = factor;
+      });
+    }
   } else {
     CUTE_UNROLL
     for (int r = 0; r < kRows; ++r) lse[r] = -INFINITY;  // no visible key: out 0, lse -inf
   }
 
   seq.store_lse(params, bidb, bidh, lse, row_of, quad_lane);
-  __syncthreads();  // every thread is done with Q: O is staged there
+  __syncthreads();  // every thread is done with Q (O is staged there); the factors are complete
+  if (!Traits::kOWithScores && n_end > n_begin) scale_o_rows(s_normalize);
   Tensor sO = make_tensor(sQ.data(), typename Traits::SmemLayoutQ{});
-  acc_to_smem(tiled_mma, acc_o, sO, tidx);
+  acc_to_smem(mma_o, acc_o, sO, tidx);
   __syncthreads();
   Element* o_ptr = static_cast<Element*>(params.out) +
       seq.q_offset(params.o_batch_stride, params.o_head_stride, params.o_row_stride, bidb, bidh);

@@ -1,6 +1,7 @@
 // Moving the mem_eff kernels' tiles: rows of q/k/v-like tensors and bias tiles from global into
-// shared memory (cp.async, zero-filled past the ends), accumulators into shared memory, and
-// shared-memory tiles out to global rows; and the (row, col) coordinates of accumulators.
+// shared memory (cp.async, zero-filled past the ends), accumulators into shared memory (fp32 ones
+// back too), and shared-memory tiles out to global rows; and the (row, col) coordinates of
+// accumulators.
 #pragma once
 
 #include <cute/tensor.hpp>
@@ -58,6 +59,19 @@ __forceinline__ __device__ void acc_to_smem(TiledMma const& tiled_mma, Acc const
   Tensor tr = thr_copy.retile_S(r);
   Tensor ts = thr_copy.partition_D(s);
   copy(tiled_copy, tr, ts);
+}
+
+// The reverse of acc_to_smem for fp32 tiles: loads a thread's accumulator positions of the
+// shared tile `s` into `acc`.
+template <typename TiledMma, typename Acc, typename STile>
+__forceinline__ __device__ void smem_to_acc(TiledMma const& tiled_mma, Acc& acc, STile const& s,
+                                            int tidx) {
+  static_assert(std::is_same_v<typename STile::value_type, float>);
+  auto tiled_copy = make_tiled_copy_C(typename ElementTraits<float>::SmemCopyAcc{}, tiled_mma);
+  auto thr_copy = tiled_copy.get_thread_slice(tidx);
+  Tensor tr = thr_copy.retile_D(acc);
+  Tensor ts = thr_copy.partition_S(s);
+  copy(tiled_copy, ts, tr);
 }
 
 // Stores rows [0, rows) x columns [0, cols) of the shared tile `s` into the global tile `g`
