@@ -310,7 +310,7 @@ def test_block_mask_structure(mods):
     assert torch.equal(block_mask.q_num_blocks, (transposed == 1).sum(-1).int())
     assert torch.equal(block_mask.full_q_num_blocks, (transposed == 2).sum(-1).int())
     assert block_mask.shape == (BATCH, HEADS, SEQ, SEQ + 9)
-    assert 0 < block_mask.sparsity() < 100 or mods is prefix_lm
+    assert block_mask.sparsity() == pytest.approx(100 * (states == 0).double().mean().item())
 
 
 def test_block_mask_without_mask_mod_and_broadcast():
