@@ -35,6 +35,17 @@ def _additive_bias(attn_mask: Tensor | None, dtype: torch.dtype) -> Tensor | Non
     return attn_mask.to(dtype)
 
 
+def _positive_scale(q: Tensor, scale: float) -> tuple[Tensor, float]:
+    """(q, scale) as the kernels take them, scale > 0: they mask and take row maxima on the
+    unscaled scores q.k. scale * q.k = (-scale) * (-q).k, and a zero scale is (0 q).k with scale
+    1; both differentiable, so autograd carries the gradient of q back through the fold."""
+    if scale > 0:
+        return q, scale
+    if scale < 0:
+        return -q, -scale
+    return q * 0, 1.0
+
+
 def _math_dropout_keep(dropout_p: float, shape: tuple[int, ...], device) -> Tensor | None:
     if dropout_p == 0:
         return None
@@ -74,13 +85,14 @@ class _Call:
             return flex_sdpa.attention(self.q, self.k, self.v, self.attn_mask, self.window,
                                        self.bottom_right, scale, self.alibi_slopes, self.softcap)
         seed = _dropout_seed(self.dropout_p, self.q.device)
+        q, scale = _positive_scale(self.q, scale)
         if name == "mem_eff":
-            return ops.mem_eff_fwd(self.q, self.k, self.v,
+            return ops.mem_eff_fwd(q, self.k, self.v,
                                    _additive_bias(self.attn_mask, self.q.dtype), None, None, 0, 0,
                                    self.alibi_slopes, seed, self.dropout_p, scale,
                                    self.window[0], self.window[1], self.bottom_right,
                                    self.deterministic)
-        return ops.attention_fwd(self.q, self.k, self.v, self.attn_mask, self.alibi_slopes, seed,
+        return ops.attention_fwd(q, self.k, self.v, self.attn_mask, self.alibi_slopes, seed,
                                  self.dropout_p, scale, self.window[0], self.window[1],
                                  self.bottom_right, self.softcap, self.deterministic)
 
@@ -178,6 +190,7 @@ def _varlen(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, dro
                                     dropout_p=call.dropout_p, dropout_keep=keep,
                                     compute_dtype=None)
     seed = _dropout_seed(call.dropout_p, q.device)
+    q, scale = _positive_scale(q, scale)
     if name == "mem_eff":
         return ops.mem_eff_fwd(q, k, v, None, cu_seqlens_q, cu_seqlens_k, max_seqlen_q,
                                max_seqlen_k, alibi_slopes, seed, call.dropout_p, scale, left,

@@ -90,6 +90,18 @@ def test_scale(dtype):
     check(qkv(1, 2, 2, 31, 31, 40, dtype), scale=0.3)
 
 
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("scale", [-0.3, 0.0])
+def test_nonpositive_scale(dtype, scale):
+    """scale <= 0 (folded into q by interface.py): masked scores must stay hidden, rows' maxima
+    taken on the scaled scores (the kernels' own, on q.k, would be the minima)."""
+    inputs = qkv(2, 4, 2, 30, 37, 48, dtype)
+    mask = torch.randn(2, 1, 30, 37, dtype=dtype)
+    check(inputs, attn_mask=mask, is_causal=True, alibi_slopes=torch.rand(4) * 0.3, softcap=20.0,
+          scale=scale)
+    check(inputs, window_size=(5, 3), scale=scale)
+
+
 MASK_SHAPES = [(31, 45), (1, 1, 31, 45), (2, 1, 31, 45), (2, 3, 31, 45), (1, 3, 1, 45), (45,),
                (2, 3, 31, 1)]
 

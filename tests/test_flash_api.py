@@ -110,6 +110,19 @@ def test_attention_varlen_top_left(dtype):
     check_against_reference(run, reference, (q, k, v))
 
 
+@pytest.mark.parametrize("scale", [-0.4, 0.0])
+def test_varlen_nonpositive_scale(scale):
+    q, k, v, cu_q, cu_k = varlen_inputs([7, 33], [20, 13], 4, 2, 32, torch.float32)
+
+    def run(q, k, v):
+        return flash_ext.flash_attn_varlen_func(q, k, v, cu_q, cu_k, 33, 20, softmax_scale=scale,
+                                                causal=True, return_attn_probs=True)[:2]
+
+    reference = functools.partial(attention_varlen_ref, cu_seqlens_q=cu_q, cu_seqlens_k=cu_k,
+                                  window_size=(-1, 0), bottom_right=True, scale=scale)
+    check_against_reference(run, reference, (q, k, v))
+
+
 def test_varlen_packed_variants():
     q, k, v, cu, _ = varlen_inputs([9, 4, 21], [9, 4, 21], 3, 3, 32, torch.float32)
     qkv = torch.stack([q, k, v], 1)

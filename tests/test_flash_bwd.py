@@ -109,6 +109,19 @@ def test_features_together(dtype, head_dim):
 
 @pytest.mark.usefixtures("kernels")
 @pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("scale", [-0.2, 0.0])
+def test_nonpositive_scale(dtype, scale):
+    """scale <= 0, folded into q by interface.py: masked scores stay hidden, and the rows' maxima
+    are those of the scaled scores (the kernels take them on q.k)."""
+    q, k, v = qkv(2, 4, 2, 97, 161, 64, dtype)
+    slopes = torch.rand(4, device="cuda") * 0.3
+    check(*sdpa_style(is_causal=True, softcap=15.0, alibi_slopes=slopes, scale=scale),
+          (q * 2, k, v))
+    check(*sdpa_style(window_size=(30, 7), scale=scale), (q, k, v))
+
+
+@pytest.mark.usefixtures("kernels")
+@pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("heads", [(8, 2), (6, 1), (4, 4), (12, 3)])
 @pytest.mark.parametrize("causal", CAUSAL)
 def test_gqa(dtype, heads, causal):

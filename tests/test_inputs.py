@@ -134,6 +134,10 @@ def test_op_checks_direct_calls():
         op(q, k, v, None, None, None, 0.5, 1.0, -1, -1, False, 0.0, False)
     with pytest.raises(RuntimeError, match=r"window sizes must be >= 0 or -1"):
         op(q, k, v, None, None, None, 0.0, 1.0, -3, -1, False, 0.0, False)
+    for scale, shown in ((-0.5, "-0.5"), (0.0, "0")):
+        with pytest.raises(RuntimeError,
+                           match=rf"the ops' scale must be finite and > 0 .*got {shown}$"):
+            op(q, k, v, None, None, None, 0.0, scale, -1, -1, False, 0.0, False)
 
 
 @pytest.mark.parametrize("shape_q, shape_kv", [((0, 4, 8, 16), (0, 4, 8, 16)),

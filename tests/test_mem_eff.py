@@ -333,6 +333,16 @@ def test_features_together(dtype, head_dim, deterministic):
                scale=0.2, deterministic=deterministic)
 
 
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("scale", [-0.2, 0.0])
+def test_nonpositive_scale(dtype, scale):
+    """scale <= 0, folded into q by interface.py: masked scores stay hidden, and the rows' maxima
+    are those of the scaled scores."""
+    q, k, v = qkv(2, 4, 2, 97, 161, 72, dtype)
+    slopes = torch.rand(4, device="cuda") * 0.3
+    check_bias((q * 2, k, v), "B1SqSk", is_causal=True, alibi_slopes=slopes, scale=scale)
+
+
 # Boolean masks, -inf biases, rows that see no key, keys that no row sees.
 
 

@@ -77,7 +77,11 @@ void check_options(const AttentionOptions& o, const at::Tensor& q, int64_t batch
                 "device (", q.device(), "), got ", seed.scalar_type(), " of shape ", seed.sizes(),
                 " on ", seed.device());
   }
-  TORCH_CHECK(std::isfinite(o.scale), "flash_ext: scale must be finite, got ", o.scale);
+  // The kernels mask and take row maxima on unscaled scores, which is right for scale > 0 only;
+  // flash_ext's Python functions fold a negative or zero scale into q first.
+  TORCH_CHECK(o.scale > 0.0 && std::isfinite(o.scale),
+              "flash_ext: the ops' scale must be finite and > 0 (flash_ext.attention and the "
+              "other Python functions accept any finite scale), got ", o.scale);
   TORCH_CHECK(o.softcap >= 0.0 && std::isfinite(o.softcap),
               "flash_ext: softcap must be >= 0 (0 disables it), got ", o.softcap);
   TORCH_CHECK(o.window_left >= -1 && o.window_right >= -1,
