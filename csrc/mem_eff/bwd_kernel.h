@@ -318,10 +318,6 @@ __global__ void __launch_bounds__(Traits::kNThreads)
       const int stage = kStages == 2 ? step % 2 : 0;
       const int m0 = m_block * kBlockM;
       const int m_end = min(m0 + kBlockM, seq.seqlen_q);
-      if (kStages == 1 && step > 0) {
-        __syncthreads();  // every thread is done with the last step's tiles
-        load_step(step, 0);
-      }
       // The step's lse (+inf for rows without keys or past the end, so that P = exp(x - lse) = 0)
       // and D. The last step's readers of s_lse and s_dsum are past its middle barrier.
       if (tidx < kBlockM) {
@@ -416,6 +412,12 @@ __global__ void __launch_bounds__(Traits::kNThreads)
           mma_kv, acc_dv, sPt, sdOt_s, tidx);
       gemm_smem<false, true, Traits::kUnrollK, Traits::kSplitChains>(
           mma_kv, acc_dk, sdSt, sQt_s, tidx);
+      if (kStages == 1 && step + 1 < steps) {
+        // One buffer: the next step's Q, dO and bias load once every warp is done with this
+        // step's (dV and dK were their last readers), behind the dQ product.
+        __syncthreads();
+        load_step(step + 1, 0);
+      }
       if constexpr (kDq) {
         if (params.dbias != nullptr) {
           Element* dbias_ptr = static_cast<Element*>(params.dbias) + bidb * params.dbias_batch_stride +

@@ -59,7 +59,8 @@ struct FwdTraits : ElementTraits<Element_> {
 };
 
 // kStages_: buffers of Q, dO and the bias tile (the dK/dV kernel loads the next query block's
-// while it computes with this one when 2; the dQ kernel takes 1).
+// while it computes with this one when 2, and behind its dQ product when 1, once dV and dK
+// are done with this one; the dQ kernel takes 1).
 template <typename Element_, int kHeadDim_, int kBlockM_, int kBlockN_, int kWarpsM, int kWarpsN,
           int kStages_ = 1>
 struct BwdTraits : ElementTraits<Element_> {
