@@ -63,9 +63,9 @@ struct FwdTraits : ElementTraits<Element_> {
 // are done with this one; the dQ kernel takes 1).
 template <typename Element_, int kHeadDim_, int kBlockM_, int kBlockN_, int kWarpsM, int kWarpsN,
           int kStages_ = 1>
-struct BwdTraits : ElementTraits<Element_> {
+struct BwdTraits : ElementTraits<Element_, !kUnrollFp32K<kHeadDim_>> {
   using Element = Element_;
-  using Base = ElementTraits<Element_>;
+  using Base = ElementTraits<Element_, !kUnrollFp32K<kHeadDim_>>;
   static constexpr int kHeadDim = kHeadDim_;
   static constexpr int kBlockM = kBlockM_;  // query rows of a tile
   static constexpr int kBlockN = kBlockN_;  // keys of a tile

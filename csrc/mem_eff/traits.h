@@ -13,7 +13,8 @@ namespace mem_eff {
 
 using namespace cute;
 
-template <typename Element_>
+// kPermuteRows: see SmemLayoutAtom (fp32 only).
+template <typename Element_, bool kPermuteRows = std::is_same_v<Element_, float>>
 struct ElementTraits {
   using Element = Element_;
   static constexpr bool kIsFloat = std::is_same_v<Element, float>;
@@ -29,12 +30,20 @@ struct ElementTraits {
   static constexpr int kRowElems = 128 / sizeof(Element);  // elements per 128-byte smem row
   static constexpr int kVecLog2 = kIsFloat ? 2 : 3;
   // Rows of 128 bytes (or 64 for narrower tiles), swizzled so that 16-byte units of 8
-  // consecutive rows fall in different banks.
+  // consecutive rows fall in different banks. With kPermuteRows, 128-byte fp32 rows are also
+  // stored permuted within each 8 (row r at 2 (r % 4) + r / 4): the TF32 MMA's transposed
+  // operand reads (4 consecutive rows by 8 columns, element by element) then find the 4 rows'
+  // units XORed with 0, 2, 4, 6 (distinct pairs of units) instead of 0, 1, 2, 3 (2-way bank
+  // conflicts). H100: fp32 forward and backward at D = 64 and 128 +1-2%; the D = 256 backward
+  // (unrolled k loops) spilled 8 -> 148 B and ran 1-2% slower, so it keeps plain rows.
+  using Rows8 = std::conditional_t<
+      kIsFloat && kPermuteRows,
+      Layout<Shape<Shape<_2, _2, _2>, Int<kRowElems>>,
+             Stride<Stride<Int<2 * kRowElems>, Int<4 * kRowElems>, Int<kRowElems>>, _1>>,
+      Layout<Shape<_8, Int<kRowElems>>, Stride<Int<kRowElems>, _1>>>;
   template <int kCols>
   using SmemLayoutAtom = std::conditional_t<
-      kCols % kRowElems == 0,
-      decltype(composition(Swizzle<3, kVecLog2, 3>{},
-                           Layout<Shape<_8, Int<kRowElems>>, Stride<Int<kRowElems>, _1>>{})),
+      kCols % kRowElems == 0, decltype(composition(Swizzle<3, kVecLog2, 3>{}, Rows8{})),
       decltype(composition(Swizzle<2, kVecLog2, 3>{},
                            Layout<Shape<_8, Int<kRowElems / 2>>, Stride<Int<kRowElems / 2>, _1>>{}))>;
 
