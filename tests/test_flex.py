@@ -481,6 +481,8 @@ SDPA_CASES = {  # shapes of alibi_slopes and of the attn_mask's leading dims
     "bool_mask_and_window": {"attn_mask": ("bool", (BATCH, 1)), "window_size": (-1, 2)},
     "additive_mask_and_batch_alibi": {"attn_mask": ("additive", (HEADS,)),
                                       "alibi_slopes": (BATCH, HEADS)},
+    # Masks hide keys after scaling: a negative scale must not turn them visible.
+    "negative_scale_window": {"scale": -0.3, "window_size": (4, 0)},
 }
 
 
@@ -504,7 +506,7 @@ def test_sdpa_features(case):
         return sdpa.attention(q, k, v, attn_mask=kwargs.get("attn_mask"),
                               window=kwargs.get("window_size", (-1, -1)),
                               bottom_right=kwargs.get("bottom_right", False),
-                              alibi_slopes=kwargs.get("alibi_slopes"),
+                              scale=kwargs.get("scale"), alibi_slopes=kwargs.get("alibi_slopes"),
                               softcap=kwargs.get("softcap", 0.0))
 
     check_against_reference(run, functools.partial(attention_ref, **kwargs),
