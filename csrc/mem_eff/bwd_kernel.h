@@ -168,7 +168,7 @@ __global__ void __launch_bounds__(Traits::kNThreads)
       clear(acc_s);
       clear(acc_dp);
       gemm_smem<false, false, Traits::kUnrollK>(tiled_mma, acc_s, sQ, sK, tidx);
-      gemm_smem<false, false, Traits::kUnrollK, Traits::kSplitChains>(
+      gemm_smem<false, false, Traits::kUnrollK, Traits::kChains>(
           tiled_mma, acc_dp, sdO, sV, tidx);
       const bool needs_mask = hv.mask.template block_needs_mask<kBlockN>(n0, m0, m_end);
       CUTE_UNROLL
@@ -187,7 +187,7 @@ __global__ void __launch_bounds__(Traits::kNThreads)
         store_dbias<kNThreads>(sdS, dbias_ptr + int64_t(m0) * params.dbias_row_stride + n0,
                                params.dbias_row_stride, m_end - m0, keys, tidx);
       }
-      gemm_smem<false, true, Traits::kUnrollK, Traits::kSplitChains>(
+      gemm_smem<false, true, Traits::kUnrollK, Traits::kChains>(
           tiled_mma, acc_dq, sdS, sKt, tidx);
     }
   }
@@ -362,7 +362,7 @@ __global__ void __launch_bounds__(Traits::kNThreads)
           acc_to_smem(mma_half, acc_p, sPt, half_tidx);
           acc_to_smem(mma_half, acc, sdSt, half_tidx);
         } else {
-          gemm_smem<false, false, Traits::kUnrollK, Traits::kSplitChains>(
+          gemm_smem<false, false, Traits::kUnrollK, Traits::kChains>(
               mma_half, acc, sV, sdO_s, half_tidx);
         }
         __syncthreads();  // P^T and P are staged
@@ -389,7 +389,7 @@ __global__ void __launch_bounds__(Traits::kNThreads)
         clear(acc_st);
         clear(acc_dpt);
         gemm_smem<false, false, Traits::kUnrollK>(tiled_mma, acc_st, sK, sQ_s, tidx);
-        gemm_smem<false, false, Traits::kUnrollK, Traits::kSplitChains>(
+        gemm_smem<false, false, Traits::kUnrollK, Traits::kChains>(
             tiled_mma, acc_dpt, sV, sdO_s, tidx);
         CUTE_UNROLL
         for (int i = 0; i < size(acc_st); ++i) {
@@ -408,9 +408,9 @@ __global__ void __launch_bounds__(Traits::kNThreads)
         acc_to_smem(tiled_mma, acc_dpt, sdSt, tidx);
       }
       __syncthreads();  // P^T and dS^T are complete
-      gemm_smem<false, true, Traits::kUnrollK, Traits::kSplitChains>(
+      gemm_smem<false, true, Traits::kUnrollK, Traits::kChainsKV>(
           mma_kv, acc_dv, sPt, sdOt_s, tidx);
-      gemm_smem<false, true, Traits::kUnrollK, Traits::kSplitChains>(
+      gemm_smem<false, true, Traits::kUnrollK, Traits::kChainsKV>(
           mma_kv, acc_dk, sdSt, sQt_s, tidx);
       if (kStages == 1 && step + 1 < steps) {
         // One buffer: the next step's Q, dO and bias load once every warp is done with this
@@ -426,8 +426,7 @@ __global__ void __launch_bounds__(Traits::kNThreads)
         }
         Tensor acc_dq = partition_fragment_C(mma_dq, Shape<Int<kBlockM>, Int<kHeadDim>>{});
         clear(acc_dq);
-        gemm_smem<true, true, Traits::kUnrollK, Traits::kSplitChains>(
-            mma_dq, acc_dq, sdS, sKt, tidx);
+        gemm_smem<true, true, Traits::kUnrollK, Traits::kChainsDq>(mma_dq, acc_dq, sdS, sKt, tidx);
         const int64_t row0 = seq.lse_offset(params, bidb, bidh) + m0;  // dq_accum's rows are lse's
         Tensor gdQaccum = make_tensor(make_gmem_ptr(params.dq_accum + row0 * kHeadDim),
                                       Shape<Int<kBlockM>, Int<kHeadDim>>{}, Stride<Int<kHeadDim>, _1>{});

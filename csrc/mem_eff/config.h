@@ -20,11 +20,21 @@ using namespace cute;
 template <int kHeadDim>
 constexpr bool kUnrollFp32K = kHeadDim >= 256;
 
-// Whether the backward's fp32 products other than the recomputed scores (dP, dV, dK, dQ) run
-// each k-step's MMAs as two chains (gemm.h's kSplitChains). H100: D = 256 0.84-0.94x ->
-// 0.91-0.96x SDPA efficient; D = 64 and 128 (rolled k loops) 5-8% slower, as was the forward.
+// Whether the backward's fp32 dP products, and dQ in the dQ kernel (a long sum over the keys),
+// run each k-step's MMAs as two chains (Chains::kSplitPerStep). H100 (when every product but the
+// scores did): D = 256 0.84-0.94x -> 0.91-0.96x SDPA efficient; D = 64 and 128 (rolled k loops)
+// 5-8% slower, as was the forward.
 template <int kHeadDim>
 constexpr bool kSplitFp32Chains = kHeadDim >= 256;
+
+// Whether the dK/dV kernel's fp32 products over a tile of queries or keys (dV, dK, dQ; k = 32 at
+// D = 256) run one MMA chain through the whole k loop (Chains::kPerProduct, kWhole) instead of
+// two fresh fragments per k-step: an eighth of the FADDs. H100, D = 256: 0.95-1.00x -> 1.10-1.19x
+// SDPA efficient. The chain's truncations cost precision where the sums are short: at D = 64
+// (k = 64) dk and dv reached 0.53 of the float64 rule's tolerance on (130, 17) against 0.20-0.24
+// with a fresh fragment per k-step, so the other head dims keep those.
+template <int kHeadDim>
+constexpr bool kFp32ChainPerProduct = kHeadDim >= 256;
 
 // kShareKV_: K and V of a key block take turns in one shared memory buffer (V loads once S is
 // computed, the next K once P V is), so that two CTAs fit an SM where K and V apart would not.
@@ -72,7 +82,13 @@ struct BwdTraits : ElementTraits<Element_, !kUnrollFp32K<kHeadDim_>> {
   static constexpr int kNThreads = 32 * kWarpsM * kWarpsN;
   static constexpr int kStages = kStages_;
   static constexpr bool kUnrollK = kUnrollFp32K<kHeadDim>;
-  static constexpr bool kSplitChains = kSplitFp32Chains<kHeadDim>;
+  static constexpr Chains kChains =  // dP, and dQ in the dQ kernel
+      kSplitFp32Chains<kHeadDim> ? Chains::kSplitPerStep : Chains::kPerStep;
+  // dV and dK, dQ in the dK/dV kernel (whose accumulator starts at zero each step).
+  static constexpr Chains kChainsKV =
+      kFp32ChainPerProduct<kHeadDim> ? Chains::kPerProduct : Chains::kPerStep;
+  static constexpr Chains kChainsDq =
+      kFp32ChainPerProduct<kHeadDim> ? Chains::kWhole : Chains::kPerStep;
   using TiledMma = typename Base::template TiledMma<kWarpsM, kWarpsN>;
   // fp32 at D = 128: the dK/dV kernel computes S^T and dP^T, (kBlockN, kBlockM), on half of
   // the warps each, at once (16 rows a warp where kBlockN allows), so that each element loaded

@@ -6,7 +6,8 @@
 // (CUTLASS's "3xTF32"). The tensor cores round toward zero as they accumulate: fed the running
 // sum, every MMA would pull it toward zero by up to an ulp, an error that grows with the length
 // of the sum (dk over 1k query rows, O over 16k keys). So each k-step's products go to fresh
-// fragments, per 16 x 8 tile, and reach the sum through FADDs, which round to nearest.
+// fragments, per 16 x 8 tile, and reach the sum through FADDs, which round to nearest (or, for
+// products over a short k, one chain per product: Chains in traits.h).
 #pragma once
 
 #include <cute/tensor.hpp>
@@ -39,21 +40,31 @@ __forceinline__ __device__ void split_tf32(Src const& src, Hi& hi, Lo& lo) {
   CUTE_UNROLL
   for (int i = 0; i < size(src); ++i) {
     const float x = src(i);
-    // Rounded to nearest too, so that the remainders, and the lo * lo terms left out, average
-    // to zero instead of adding up along the sums.
+    // Rounded to nearest, so that the remainders, and the lo * lo terms left out, have random
+    // signs and average to zero instead of adding up along the sums. The remainder itself is
+    // left to the tensor cores' truncation (its sign, so the error's, is random): rounding it
+    // took an instruction per element, 3-6% of the fp32 kernels' time (H100), and halved the
+    // gradients' error only on short sums (64 x 64 at D = 64: 0.05 of the float64 rule's
+    // tolerance against 0.10 now; 0.02-0.2 either way on longer ones).
     const uint32_t big = (__float_as_uint(x) + 0x1000u) & 0xffffe000u;
     hi(i) = cutlass::tfloat32_t::bitcast(big);
-    lo(i) = cutlass::tfloat32_t::bitcast(__float_as_uint(x - __uint_as_float(big)) + 0x1000u);
+    lo(i) = cutlass::tfloat32_t::bitcast(__float_as_uint(x - __uint_as_float(big)));
   }
 }
 
-template <bool kTransA, bool kTransB, bool kUnrollK = false, bool kSplitChains = false,
+template <bool kTransA, bool kTransB, bool kUnrollK = false, Chains kChains = Chains::kPerStep,
           typename TiledMma, typename Acc, typename SA, typename SB>
 __forceinline__ __device__ void gemm_smem(TiledMma const& tiled_mma, Acc& acc, SA const& sA,
                                           SB const& sB, int tidx) {
   using Element = typename SA::value_type;
   auto thr_mma = tiled_mma.get_thread_slice(tidx);
-  if constexpr (std::is_same_v<Element, float>) {
+  if constexpr (std::is_same_v<Element, float> && kChains == Chains::kPerProduct) {
+    Tensor part = make_fragment_like(acc);
+    clear(part);
+    gemm_smem<kTransA, kTransB, kUnrollK, Chains::kWhole>(tiled_mma, part, sA, sB, tidx);
+    CUTE_UNROLL
+    for (int i = 0; i < size(acc); ++i) acc(i) += part(i);
+  } else if constexpr (std::is_same_v<Element, float>) {
     Tensor tCsA = thr_mma.partition_A(sA);  // (MMA, MMA_M, MMA_K)
     Tensor tCsB = thr_mma.partition_B(sB);  // (MMA, MMA_N, MMA_K)
     auto copy_a = make_tiled_copy_A(Fp32LdsmAtom<true>{}, tiled_mma);
@@ -94,7 +105,11 @@ __forceinline__ __device__ void gemm_smem(TiledMma const& tiled_mma, Acc& acc, S
         }
         CUTE_UNROLL
         for (int m = 0; m < size<1>(acc); ++m) {
-          if constexpr (kSplitChains) {
+          if constexpr (kChains == Chains::kWhole) {
+            cute::gemm(tiled_mma, loA(_, m), hiB, acc(_, m, n));
+            cute::gemm(tiled_mma, hiA(_, m), loB, acc(_, m, n));
+            cute::gemm(tiled_mma, hiA(_, m), hiB, acc(_, m, n));
+          } else if constexpr (kChains == Chains::kSplitPerStep) {
             // The high product in a chain of its own, so that it does not wait for the small
             // ones (the caller's choice, see below).
             Tensor big = make_fragment_like(acc(_, m, n));
@@ -120,11 +135,11 @@ __forceinline__ __device__ void gemm_smem(TiledMma const& tiled_mma, Acc& acc, S
     };
     // Whether to unroll the k loop is the caller's (kUnrollK, config.h's kUnrollFp32K):
     // unrolled, the compiler hoists the shared memory loads of later steps ahead, which spills
-    // in some kernels and pays off in others. So is kSplitChains (config.h's
-    // kSplitFp32Chains): two chains of MMAs per k-step paid off in the unrolled D = 256
-    // backward only. Scores the backward recomputes must not take them: they have to round as
-    // the forward's did, or the probabilities rebuilt from lse drift off (the bias gradient,
-    // P (dP - D) itself, went to 2.3x the float64 rule's tolerance).
+    // in some kernels and pays off in others. So are the chains (config.h's kSplitFp32Chains:
+    // two chains of MMAs per k-step paid off in the unrolled D = 256 backward only). Scores the
+    // backward recomputes must keep kPerStep: they have to round as the forward's did, or the
+    // probabilities rebuilt from lse drift off (the bias gradient, P (dP - D) itself, went to
+    // 2.3x the float64 rule's tolerance).
     constexpr int kSteps = decltype(size<2>(tCsA))::value;
     if constexpr (kUnrollK) {
       CUTE_UNROLL

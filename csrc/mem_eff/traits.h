@@ -13,6 +13,14 @@ namespace mem_eff {
 
 using namespace cute;
 
+// How each k-step's three fp32 MMAs per 16 x 8 tile reach the accumulator (gemm.h): kPerStep,
+// one chain into a fresh fragment, added with FADDs; kSplitPerStep, the high product in a chain
+// of its own (two fresh fragments); kPerProduct, one chain through the whole k loop into a
+// fresh fragment, added once; kWhole, that chain straight into acc, which must start at zero.
+// The last two need fewer FADDs and suit products with short k loops (a tile of queries or
+// keys), where the tensor cores' truncations along the chain stay few.
+enum class Chains { kPerStep, kSplitPerStep, kPerProduct, kWhole };
+
 // kPermuteRows: see SmemLayoutAtom (fp32 only).
 template <typename Element_, bool kPermuteRows = std::is_same_v<Element_, float>>
 struct ElementTraits {
