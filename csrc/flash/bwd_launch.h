@@ -24,9 +24,9 @@ using Sm90BwdConfig = std::conditional_t<
                        std::conditional_t<kHeadDim == 256, Sm90BwdTraits<256, 64, Element>,
                                           void>>>;
 
-template <typename Kernel>
+template <typename Kernel, typename... Extra>
 cudaError_t launch_bwd_main(Kernel kernel, int threads, int smem, int block_n,
-                            const BwdParams& params, cudaStream_t stream) {
+                            const BwdParams& params, cudaStream_t stream, const Extra&... extra) {
   if (smem > 48 * 1024) {
     const cudaError_t err =
         cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
@@ -36,7 +36,7 @@ cudaError_t launch_bwd_main(Kernel kernel, int threads, int smem, int block_n,
   // Deterministic: dq_splits CTA columns, each with its own dq slice, walk the key blocks.
   const dim3 grid(params.deterministic ? params.dq_splits : n_blocks, params.batch,
                   params.heads_kv);
-  kernel<<<grid, threads, smem, stream>>>(params);
+  kernel<<<grid, threads, smem, stream>>>(params, extra...);
   return cudaGetLastError();
 }
 
@@ -68,10 +68,11 @@ cudaError_t run_bwd_(BwdParams& params, int max_smem, cudaStream_t stream) {
   if constexpr (!std::is_void_v<Sm90>) {
     auto kernel = &bwd_sm90_kernel<Sm90, kCausal>;
     static const bool sm90 = has_sm90_binary(kernel);
-    if (sm90 && params.hopper_kernels && params.dropout_p == 0.f && Sm90::kSmemSize <= max_smem) {
+    if (sm90 && params.hopper_kernels && params.dropout_p == 0.f &&
+        Sm90::kSmemSize <= max_smem && sm90_bwd_fits<Sm90>(params)) {
       return launch_bwd<Element, kHeadDim>(params, stream, [&] {
         return launch_bwd_main(kernel, Sm90::kNThreads, Sm90::kSmemSize, Sm90::kBlockN, params,
-                               stream);
+                               stream, make_sm90_bwd_tma<Sm90>(params));
       });
     }
   }

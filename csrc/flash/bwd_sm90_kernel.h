@@ -6,18 +6,22 @@
 //   P^T = exp2(S^T scale - lse), dS^T = P^T * (dP^T - D)
 //   dV += P^T dO, dK += dS^T Q            (P^T, dS^T from registers)
 //   dQ  = dS K                            (dS through shared memory; fp32 bulk reductions)
-// Q, dO, lse and D of the next step load (cp.async, fenced for the tensor cores' proxy) while
-// this one computes. dQ goes to the fp32 accumulators through shared memory: each warp stages
-// its rows and sends each with one bulk reduction (cp.reduce.async.bulk), which the TMA unit
-// performs while the warps go on (per-element atomics held the warps and their registers, and
-// delayed the next step's loads behind them). Serves every feature but dropout, which stays on
-// bwd_kernel.h.
+// Q and dO of the next step load by TMA (issued by one thread, an mbarrier per buffer), lse
+// and D by cp.async, while this one computes: the warps issuing 64 KB of cp.async a step at
+// D = 256 stalled about as long as the step's GEMMs took. dQ goes to the fp32 accumulators
+// through shared memory: each warp stages its rows and sends each with one bulk reduction
+// (cp.reduce.async.bulk), which the TMA unit performs while the warps go on (per-element
+// atomics held the warps and their registers). A warp's wgmma batch issues only about as fast
+// as the tensor cores take it, so whatever the warps issue after it starts when the batch is
+// nearly done. Serves every feature but dropout, which stays on bwd_kernel.h; calls whose q or
+// dout TMA cannot load (sm90_bwd_fits) run it too.
 #pragma once
 
 #include <cmath>
 #include <type_traits>
 
 #include <cute/tensor.hpp>
+#include <cutlass/arch/barrier.h>
 #include <cutlass/fast_math.h>
 
 #include "bwd_block.h"
@@ -115,7 +119,13 @@ struct Sm90BwdTraits : TraitsBase<kHeadDim_, 8, Element_> {
   static constexpr int kDqRowsInHalf = kSmemQ * sizeof(Element) / 2 / kDqRowBytes;  // kSplitD
   static constexpr int kDqRowsPast = kSplitD ? 64 - 2 * kDqRowsInHalf : 64;
   static_assert(kDqRowsPast >= 0);
-  static constexpr int kSmemSize = kSmemDqStage + 2 * kDqRowsPast * kDqRowBytes;
+  // Then an mbarrier per Q/dO buffer: its two TMA loads have landed.
+  static constexpr int kSmemBarriers = kSmemDqStage + 2 * kDqRowsPast * kDqRowBytes;
+  static_assert(kSmemBarriers % 8 == 0);
+  static constexpr int kSmemSize = kSmemBarriers + 2 * sizeof(uint64_t);
+
+  using TmaQ = Sm90TmaLoad<Element, SmemLayoutQ>;  // a (kBlockM, kHeadDim) tile of q or do
+  static constexpr uint32_t kBytesQ = kSmemQ * sizeof(Element);
 
   // Byte offset of warpgroup wg's staged dq row `row` (0..63) in step i.
   static __device__ __forceinline__ int dq_row_offset(int wg, int row, int i) {
@@ -132,17 +142,49 @@ struct Sm90BwdTraits : TraitsBase<kHeadDim_, 8, Element_> {
   }
 };
 
-// 4-byte cp.async that zero-fills when !valid.
-__forceinline__ __device__ void cp_async_4(float* smem, const float* gmem, bool valid) {
-  const unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(smem));
-  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(dst), "l"(gmem),
-               "r"(valid ? 4 : 0));
+// The TMA descriptors of one call (built on the host by make_sm90_bwd_tma).
+template <typename Traits>
+struct Sm90BwdTma {
+  typename Traits::TmaQ q;
+  typename Traits::TmaQ dout;
+};
+
+// Calls whose q or dout TMA cannot load (sm90_tma_fits) run bwd_kernel.h.
+template <typename Traits>
+bool sm90_bwd_fits(const BwdParams& p) {
+  using Element = typename Traits::Element;
+  const bool varlen = p.cu_seqlens_q != nullptr;
+  return sm90_tma_fits<Element>(p.q, p.q_row_stride, p.q_head_stride, varlen ? 0 : p.q_batch_stride) &&
+         sm90_tma_fits<Element>(p.dout, p.do_row_stride, p.do_head_stride, varlen ? 0 : p.do_batch_stride);
 }
 
+template <typename Traits>
+Sm90BwdTma<Traits> make_sm90_bwd_tma(const BwdParams& p) {
+  using Element = typename Traits::Element;
+  auto tma = [&](const void* ptr, int64_t row, int64_t head, int64_t batch) {
+    return make_tma_copy(SM90_TMA_LOAD{}, sm90_qkv_tensor<Element>(p, ptr, false, row, head, batch),
+                         typename Traits::SmemLayoutQ{},
+                         Shape<Int<Traits::kBlockM>, Int<Traits::kHeadDim>>{}, _1{});
+  };
+  return {tma(p.q, p.q_row_stride, p.q_head_stride, p.q_batch_stride),
+          tma(p.dout, p.do_row_stride, p.do_head_stride, p.do_batch_stride)};
+}
+
+// 4-byte cp.async.
+__forceinline__ __device__ void cp_async_4(float* smem, const float* gmem) {
+  const unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(smem));
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n" ::"r"(dst), "l"(gmem));
+}
+
+// `phases` bit b: the parity of the next completion of Q/dO buffer b's mbarrier (kept across
+// the CTA's key blocks).
 template <typename Traits, bool kCausal>
-__device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, const SeqLen& seq,
-                                                   int bidb, int kv_head, int n_block,
-                                                   int dq_slice, char* smem) {
+__device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params,
+                                                   const Sm90BwdTma<Traits>& tma,
+                                                   const SeqLen& seq, int bidb, int kv_head,
+                                                   int n_block, int dq_slice, char* smem,
+                                                   uint32_t& phases) {
+  using Barrier = cutlass::arch::ClusterTransactionBarrier;
   using Element = typename Traits::Element;
   constexpr int kBlockM = Traits::kBlockM;
   constexpr int kBlockN = Traits::kBlockN;
@@ -180,50 +222,42 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
 
   typename Traits::GmemTiledCopyLoad gmem_copy;
   auto gmem_thr_copy = gmem_copy.get_thread_slice(tidx);
-  Tensor tQcQ = gmem_thr_copy.partition_S(make_identity_tensor(Shape<Int<kBlockM>, Int<kHeadDim>>{}));
   Tensor tKVcKV = gmem_thr_copy.partition_S(make_identity_tensor(Shape<Int<kBlockN>, Int<kHeadDim>>{}));
-  Tensor tpD = make_tensor<bool>(make_shape(size<2>(tQcQ)));
+  Tensor tpD = make_tensor<bool>(make_shape(size<2>(tKVcKV)));
   CUTE_UNROLL
-  for (int k = 0; k < size(tpD); ++k) tpD(k) = get<1>(tQcQ(0, 0, k)) < params.head_dim;
-  Tensor tQsQ = gmem_thr_copy.partition_D(sQ);
-  Tensor tdOsdO = gmem_thr_copy.partition_D(sdO);
+  for (int k = 0; k < size(tpD); ++k) tpD(k) = get<1>(tKVcKV(0, 0, k)) < params.head_dim;
 
   const int h_first = kv_head * group;
   const int m_last = m_first + num_m - 1;
-  auto rows_at = [&](const void* base, int64_t batch_stride, int64_t head_stride,
-                     int64_t row_stride) {
-    const Element* ptr = static_cast<const Element*>(base) +
-        seq.q_offset(batch_stride, head_stride, row_stride, bidb, h_first);
-    return gmem_thr_copy.partition_S(make_tensor(
-        make_gmem_ptr(ptr), Shape<Int<kBlockM>, Int<kHeadDim>>{}, make_stride(row_stride, _1{})));
-  };
-  Tensor tQgQ = rows_at(params.q, params.q_batch_stride, params.q_head_stride, params.q_row_stride);
-  Tensor tdOgdO = rows_at(params.dout, params.do_batch_stride, params.do_head_stride,
-                          params.do_row_stride);
-  auto load_rows = [&](auto const& src0, int64_t head_stride, int64_t row_stride, int h, int m,
-                       auto const& dst0, int i) {
-    Tensor src = make_tensor(src0.data() + (int64_t(h - h_first) * head_stride +
-                                            int64_t(m) * kBlockM * row_stride),
-                             src0.layout());
-    Tensor dst = make_tensor(dst0.data() + buffer(i), dst0.layout());
-    const int rows = seq.seqlen_q - m * kBlockM;
-    if (rows >= kBlockM) {
-      copy_tile<false>(gmem_copy, src, dst, tQcQ, tpD, rows);
-    } else {
-      copy_tile<true>(gmem_copy, src, dst, tQcQ, tpD, rows);
-    }
-  };
-  // Q, dO, lse and D of step i's (head h, query block m); rows past the sequence read as 0,
-  // which makes their P^T dO and dS^T Q terms 0.
+  uint64_t* const loaded = reinterpret_cast<uint64_t*>(smem + Traits::kSmemBarriers);
+  // Q, dO (TMA, one thread), lse and D of step i's (head h, query block m). Rows past the
+  // sequence get lse = -inf, so P = dS = 0 there: their P^T dO and dS^T Q terms vanish
+  // whatever TMA read (zeros past the tensor; a varlen call's next sequence).
   auto load_step = [&](int i, int h, int m) {
-    load_rows(tQgQ, params.q_head_stride, params.q_row_stride, h, m, tQsQ, i);
-    load_rows(tdOgdO, params.do_head_stride, params.do_row_stride, h, m, tdOsdO, i);
+    if (tidx == 0) {
+      const int b = seq.varlen ? 0 : bidb;
+      auto tile = [&](auto const& tma_rows, Element* dst) {
+        Tensor mX = tma_rows.get_tma_tensor(sm90_qkv_shape(params, false))(_, _, h, b);
+        Tensor gX = local_tile(domain_offset(make_coord(int32_t(seq.q_row0), _0{}), mX),
+                               Shape<Int<kBlockM>, Int<kHeadDim>>{}, make_coord(m, _0{}));
+        Tensor sX = make_tensor(make_smem_ptr(dst), typename Traits::SmemLayoutQ{});
+        auto [tXgX, tXsX] = tma_partition(tma_rows, _0{}, Layout<_1>{}, group_modes<0, 2>(sX),
+                                          group_modes<0, 2>(gX));
+        copy(tma_rows.with(loaded[i % 2]), tXgX, tXsX);
+      };
+      Barrier::arrive_and_expect_tx(&loaded[i % 2], 2 * Traits::kBytesQ);
+      tile(tma.q, smem_e + buffer(i));
+      tile(tma.dout, smem_e + 2 * Traits::kSmemQ + buffer(i));
+    }
     if (tidx < 2 * kBlockM) {
       const int row = m * kBlockM + tidx % kBlockM;
-      const int64_t offset = seq.lse_offset(params, bidb, h) + min(row, seq.seqlen_q - 1);
-      const float* src = tidx < kBlockM ? params.lse + offset : params.dsum + offset;
       float* dst = (tidx < kBlockM ? smem_lse : smem_dsum) + (i % 2) * kBlockM + tidx % kBlockM;
-      cp_async_4(dst, src, row < seq.seqlen_q);
+      if (row < seq.seqlen_q) {
+        const int64_t offset = seq.lse_offset(params, bidb, h) + row;
+        cp_async_4(dst, (tidx < kBlockM ? params.lse : params.dsum) + offset);
+      } else {
+        *dst = tidx < kBlockM ? -INFINITY : 0.f;
+      }
     }
   };
 
@@ -276,6 +310,19 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
   const bool all_masked = has_softcap || params.alibi_slopes != nullptr;
   float* const dq_accum = params.dq_accum + dq_slice * LseRows(params).count() * kHeadDim;
 
+  // The dq_accum row (< 2^31: dq_accum would hold 2^40 bytes) of this lane's staged dq row of
+  // step i (-1: none), sent during step i + 1.
+  int pending_row = -1;
+  auto send_pending_dq = [&](int i) {
+    if (pending_row >= 0) {
+      bulk_reduce_add(dq_accum + int64_t(pending_row) * kHeadDim + dq_col0,
+                      reinterpret_cast<const float*>(
+                          smem + Traits::dq_row_offset(wg, wg_row0 + lane, i)),
+                      Traits::kDqCols * sizeof(float));
+    }
+    bulk_commit_group();
+  };
+
   if (num_steps > 0) {
     Tensor tKsK = gmem_thr_copy.partition_D(sK);
     Tensor tVsV = gmem_thr_copy.partition_D(sV);
@@ -299,6 +346,8 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
     const int m_end = min(m0 + kBlockM, seq.seqlen_q);
     cp_async_wait<0>();
     fence_async_proxy();
+    Barrier::wait(&loaded[i % 2], (phases >> (i % 2)) & 1);
+    phases ^= 1u << (i % 2);
     __syncthreads();  // step i's loads have landed; step i - 1 is done with the other buffers
     auto load_next = [&] {
       if (i + 1 < num_steps) {
@@ -306,13 +355,15 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
         cp_async_fence();
       }
     };
-    // kSplitD: the next buffers hold step i - 1's dq rows until the middle of this step.
-    if constexpr (!Traits::kSplitD) load_next();
 
     Tensor acc_s = partition_fragment_C(mma_sdp, Shape<Int<kBlockN>, Int<kBlockM>>{});  // (MMA, MMA_M, MMA_N)
     Tensor acc_dp = partition_fragment_C(mma_sdp, Shape<Int<kBlockN>, Int<kBlockM>>{});
     gmma_issue<true>(mma_sdp, tSrK, at_buffer(tSrQ, i), acc_s);
     gmma_issue<true>(mma_sdp, tdPrV, at_buffer(tdPrdO, i), acc_dp);
+    // The next step's loads (kSplitD: later, once step i - 1's dq rows staged in those buffers
+    // have been read) and step i - 1's dq reductions.
+    if constexpr (!Traits::kSplitD) load_next();
+    send_pending_dq(i - 1);
     Tensor s = make_tensor(acc_s.data(), gmma_acc_rowcol_layout(acc_s.layout()));  // (keys, queries)
     Tensor dp = make_tensor(acc_dp.data(), gmma_acc_rowcol_layout(acc_dp.layout()));
     const float* lse_i = smem_lse + (i % 2) * kBlockM;
@@ -379,11 +430,12 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
       copy(copy_dS, thr_copy_dS.retile_S(rP), tPsP);
       copy(copy_dS, thr_copy_dS.retile_S(rdS), tdSsdS);
       fence_async_proxy();
-      bulk_wait_group_read<0>();  // step i - 1's dq rows have been read out
       __syncthreads();  // P and dS of both warpgroups are in shared memory
-      load_next();
       gmma_issue<false>(mma_dkv, tdVrPt, at_buffer(tdVrdO, i), acc_dv);
       gmma_issue<false>(mma_dkv, tdKrdSt, at_buffer(tdKrQ, i), acc_dk);
+      bulk_wait_group_read<0>();  // step i - 1's dq rows have been read out
+      __syncthreads();
+      load_next();
     } else {
       Tensor tdVrP = make_tensor(rP.data(), gmma_acc_as_a_layout(rP.layout()));  // (MMA, MMA_M, MMA_K)
       Tensor tdKrdS = make_tensor(rdS.data(), gmma_acc_as_a_layout(rdS.layout()));
@@ -404,7 +456,7 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
     warpgroup_fence_operand(rdS);
     const int64_t row_offset = seq.lse_offset(params, bidb, h);
     if constexpr (!Traits::kSplitD) {
-      bulk_wait_group_read<0>();  // the previous step's rows (sent a step ago) have been read
+      bulk_wait_group_read<0>();  // the previous step's rows (sent at its top) have been read
       __syncwarp();
     }
     // Accumulator rows lane/4 and lane/4 + 8 of the warp's 16; column 8t + 2(lane % 4) + c.
@@ -421,17 +473,12 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
     fence_async_proxy();
     __syncwarp();
     const int row = m0 + dq_row0 + lane;
-    if (lane < 16 && row < seq.seqlen_q) {
-      bulk_reduce_add(dq_accum + (row_offset + row) * kHeadDim + dq_col0,
-                      reinterpret_cast<const float*>(
-                          smem + Traits::dq_row_offset(wg, wg_row0 + lane, i)),
-                      Traits::kDqCols * sizeof(float));
-    }
-    bulk_commit_group();
+    pending_row = lane < 16 && row < seq.seqlen_q ? int(row_offset + row) : -1;
   };
 
   for_each_step<kBlockM, kBlockN>(num_steps, h_first, m_first, m_last, all_masked, visible, n0,
                                   seq.seqlen_q, step);
+  send_pending_dq(num_steps - 1);
   // Shared memory stays until the reductions have read it; deterministic mode also lets them
   // finish, so that the next key block's additions come after these.
   if (params.deterministic) {
@@ -448,15 +495,26 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
 // Grid (key blocks, or the deterministic dq slices, batch, KV heads), as bwd_kernel.
 template <typename Traits, bool kCausal>
 __global__ void __launch_bounds__(Traits::kNThreads, 1)
-    bwd_sm90_kernel(__grid_constant__ const BwdParams params) {
+    bwd_sm90_kernel(__grid_constant__ const BwdParams params,
+                    __grid_constant__ const Sm90BwdTma<Traits> tma) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  extern __shared__ __align__(128) char smem[];
+  using Barrier = cutlass::arch::ClusterTransactionBarrier;
+  extern __shared__ __align__(1024) char smem[];
   const int bidb = blockIdx.y, kv_head = blockIdx.z;
   const SeqLen seq(params, bidb);
   const int dq_slice = params.deterministic ? blockIdx.x : 0;
+  if (threadIdx.x == 0) {
+    uint64_t* loaded = reinterpret_cast<uint64_t*>(smem + Traits::kSmemBarriers);
+    Barrier::init(&loaded[0], 1);
+    Barrier::init(&loaded[1], 1);
+    cutlass::arch::fence_barrier_init();
+  }
+  __syncthreads();
+  uint32_t phases = 0;
   for (int n_block = blockIdx.x; n_block * Traits::kBlockN < seq.seqlen_k;
        n_block += gridDim.x) {
-    bwd_sm90_key_block<Traits, kCausal>(params, seq, bidb, kv_head, n_block, dq_slice, smem);
+    bwd_sm90_key_block<Traits, kCausal>(params, tma, seq, bidb, kv_head, n_block, dq_slice, smem,
+                                        phases);
     __syncthreads();  // the next key block reuses the shared memory
   }
 #endif

@@ -57,16 +57,8 @@ struct Sm90FwdTraits {
       SmemLayoutKV{}, make_ordered_layout(Shape<Int<kHeadDim>, Int<kBlockN>, Int<kStages>>{},
                                           Step<_2, _1, _3>{})));
 
-  // Global (rows, head dim, heads, batch) tensors as TMA sees them: 64-bit element strides.
-  using ShapeQKV = Shape<int32_t, int32_t, int32_t, int32_t>;
-  using StrideQKV = Stride<int64_t, _1, int64_t, int64_t>;
-  using GmemTensor = decltype(make_tensor(make_gmem_ptr(static_cast<const Element*>(nullptr)),
-                                          ShapeQKV{}, StrideQKV{}));
-  using TmaQ = decltype(make_tma_copy(SM90_TMA_LOAD{}, GmemTensor{}, SmemLayoutQ{},
-                                      Shape<Int<kBlockM>, Int<kHeadDim>>{}, _1{}));
-  using TmaKV = decltype(make_tma_copy(SM90_TMA_LOAD{}, GmemTensor{},
-                                       take<0, 2>(SmemLayoutKV{}),
-                                       Shape<Int<kBlockN>, Int<kHeadDim>>{}, _1{}));
+  using TmaQ = Sm90TmaLoad<Element, SmemLayoutQ>;
+  using TmaKV = Sm90TmaLoad<Element, decltype(take<0, 2>(SmemLayoutKV{}))>;
 
   // O from one consumer warpgroup's registers to global memory, 16-byte stores.
   using Base = TraitsBase<kHeadDim, 4, Element>;
@@ -94,26 +86,7 @@ struct Sm90FwdTma {
   typename Traits::TmaKV v;
 };
 
-// (rows, head dim, heads, batch) of q (kv = false) or k/v as the TMA tensors see them: varlen
-// calls are one batch of packed rows, sequences found by their first row.
-__host__ __device__ inline auto sm90_qkv_shape(const FwdParams& p, bool kv) {
-  const bool varlen = p.cu_seqlens_q != nullptr;
-  const int rows = varlen ? (kv ? p.total_k : p.total_q) : (kv ? p.seqlen_k : p.seqlen_q);
-  return make_shape(int32_t(rows), int32_t(p.head_dim), int32_t(kv ? p.heads_kv : p.heads_q),
-                    int32_t(varlen ? 1 : p.batch));
-}
-
-// What TMA asks of a tensor: a 16-byte aligned base and strides in multiples of 16 bytes
-// below 2^40 bytes. Calls that do not meet it run fwd_kernel.h.
-template <typename Element>
-bool sm90_tma_fits(const void* ptr, int64_t row, int64_t head, int64_t batch) {
-  auto ok = [](int64_t stride) {
-    const int64_t bytes = stride * int64_t(sizeof(Element));
-    return bytes % 16 == 0 && bytes >= 0 && bytes < (int64_t(1) << 40);
-  };
-  return reinterpret_cast<uintptr_t>(ptr) % 16 == 0 && ok(row) && ok(head) && ok(batch);
-}
-
+// Calls whose q, k or v TMA cannot load (sm90_tma_fits) run fwd_kernel.h.
 template <typename Traits>
 bool sm90_fwd_fits(const FwdParams& p) {
   using Element = typename Traits::Element;
@@ -126,10 +99,8 @@ bool sm90_fwd_fits(const FwdParams& p) {
 template <typename Traits>
 Sm90FwdTma<Traits> make_sm90_fwd_tma(const FwdParams& p) {
   using Element = typename Traits::Element;
-  const bool varlen = p.cu_seqlens_q != nullptr;
   auto tensor = [&](const void* ptr, bool kv, int64_t row, int64_t head, int64_t batch) {
-    return make_tensor(make_gmem_ptr(static_cast<const Element*>(ptr)), sm90_qkv_shape(p, kv),
-                       make_stride(row, _1{}, head, varlen ? int64_t(0) : batch));
+    return sm90_qkv_tensor<Element>(p, ptr, kv, row, head, batch);
   };
   auto tile_kv = Shape<Int<Traits::kBlockN>, Int<Traits::kHeadDim>>{};
   auto smem_kv = take<0, 2>(typename Traits::SmemLayoutKV{});

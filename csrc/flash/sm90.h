@@ -7,6 +7,8 @@
 
 #include <cute/tensor.hpp>
 
+#include "params.h"
+
 namespace flash {
 
 using namespace cute;
@@ -80,6 +82,40 @@ __forceinline__ __device__ void gmma_issue(TiledMma& tiled_mma, TA const& tA, TB
 template <typename Acc>
 __forceinline__ __device__ void gmma_done(Acc& acc) {
   warpgroup_fence_operand(acc);
+}
+
+// (rows, head dim, heads, batch) of q (kv = false) or k/v (and of o, do like q) as the TMA
+// tensors see them: varlen calls are one batch of packed rows, sequences found by their first row.
+__host__ __device__ inline auto sm90_qkv_shape(const FwdParams& p, bool kv) {
+  const bool varlen = p.cu_seqlens_q != nullptr;
+  const int rows = varlen ? (kv ? p.total_k : p.total_q) : (kv ? p.seqlen_k : p.seqlen_q);
+  return make_shape(int32_t(rows), int32_t(p.head_dim), int32_t(kv ? p.heads_kv : p.heads_q),
+                    int32_t(varlen ? 1 : p.batch));
+}
+
+// Such a tensor at ptr with these element strides (64-bit; the head dim contiguous).
+template <typename Element>
+auto sm90_qkv_tensor(const FwdParams& p, const void* ptr, bool kv, int64_t row, int64_t head,
+                     int64_t batch) {
+  return make_tensor(make_gmem_ptr(static_cast<const Element*>(ptr)), sm90_qkv_shape(p, kv),
+                     make_stride(row, _1{}, head, p.cu_seqlens_q != nullptr ? int64_t(0) : batch));
+}
+
+// The TMA load of one (rows, head dim) tile of such a tensor into SmemLayout.
+template <typename Element, typename SmemLayout>
+using Sm90TmaLoad = decltype(make_tma_copy(
+    SM90_TMA_LOAD{}, sm90_qkv_tensor<Element>(FwdParams{}, nullptr, false, 0, 0, 0), SmemLayout{},
+    product_each(shape(SmemLayout{})), _1{}));
+
+// What TMA asks of a tensor: a 16-byte aligned base and strides in multiples of 16 bytes
+// below 2^40 bytes.
+template <typename Element>
+bool sm90_tma_fits(const void* ptr, int64_t row, int64_t head, int64_t batch) {
+  auto ok = [](int64_t stride) {
+    const int64_t bytes = stride * int64_t(sizeof(Element));
+    return bytes % 16 == 0 && bytes >= 0 && bytes < (int64_t(1) << 40);
+  };
+  return reinterpret_cast<uintptr_t>(ptr) % 16 == 0 && ok(row) && ok(head) && ok(batch);
 }
 
 // Whether the binary the driver picked for this device is sm_90's: the build has sm_90a and
