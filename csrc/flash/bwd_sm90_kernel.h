@@ -153,9 +153,8 @@ struct Sm90BwdTma {
 template <typename Traits>
 bool sm90_bwd_fits(const BwdParams& p) {
   using Element = typename Traits::Element;
-  const bool varlen = p.cu_seqlens_q != nullptr;
-  return sm90_tma_fits<Element>(p.q, p.q_row_stride, p.q_head_stride, varlen ? 0 : p.q_batch_stride) &&
-         sm90_tma_fits<Element>(p.dout, p.do_row_stride, p.do_head_stride, varlen ? 0 : p.do_batch_stride);
+  return sm90_tma_fits<Element>(p, p.q, p.q_row_stride, p.q_head_stride, p.q_batch_stride) &&
+         sm90_tma_fits<Element>(p, p.dout, p.do_row_stride, p.do_head_stride, p.do_batch_stride);
 }
 
 template <typename Traits>

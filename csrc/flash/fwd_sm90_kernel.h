@@ -90,10 +90,9 @@ struct Sm90FwdTma {
 template <typename Traits>
 bool sm90_fwd_fits(const FwdParams& p) {
   using Element = typename Traits::Element;
-  const bool varlen = p.cu_seqlens_q != nullptr;
-  return sm90_tma_fits<Element>(p.q, p.q_row_stride, p.q_head_stride, varlen ? 0 : p.q_batch_stride) &&
-         sm90_tma_fits<Element>(p.k, p.k_row_stride, p.k_head_stride, varlen ? 0 : p.k_batch_stride) &&
-         sm90_tma_fits<Element>(p.v, p.v_row_stride, p.v_head_stride, varlen ? 0 : p.v_batch_stride);
+  return sm90_tma_fits<Element>(p, p.q, p.q_row_stride, p.q_head_stride, p.q_batch_stride) &&
+         sm90_tma_fits<Element>(p, p.k, p.k_row_stride, p.k_head_stride, p.k_batch_stride) &&
+         sm90_tma_fits<Element>(p, p.v, p.v_row_stride, p.v_head_stride, p.v_batch_stride);
 }
 
 template <typename Traits>

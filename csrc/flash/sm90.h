@@ -107,15 +107,17 @@ using Sm90TmaLoad = decltype(make_tma_copy(
     SM90_TMA_LOAD{}, sm90_qkv_tensor<Element>(FwdParams{}, nullptr, false, 0, 0, 0), SmemLayout{},
     product_each(shape(SmemLayout{})), _1{}));
 
-// What TMA asks of a tensor: a 16-byte aligned base and strides in multiples of 16 bytes
-// below 2^40 bytes.
+// What TMA asks of such a tensor: a 16-byte aligned base and strides in multiples of 16 bytes
+// below 2^40 bytes (the batch stride as sm90_qkv_tensor takes it: none for varlen calls).
 template <typename Element>
-bool sm90_tma_fits(const void* ptr, int64_t row, int64_t head, int64_t batch) {
+bool sm90_tma_fits(const FwdParams& p, const void* ptr, int64_t row, int64_t head,
+                   int64_t batch) {
   auto ok = [](int64_t stride) {
     const int64_t bytes = stride * int64_t(sizeof(Element));
     return bytes % 16 == 0 && bytes >= 0 && bytes < (int64_t(1) << 40);
   };
-  return reinterpret_cast<uintptr_t>(ptr) % 16 == 0 && ok(row) && ok(head) && ok(batch);
+  return reinterpret_cast<uintptr_t>(ptr) % 16 == 0 && ok(row) && ok(head) &&
+         (p.cu_seqlens_q != nullptr || ok(batch));
 }
 
 // Whether the binary the driver picked for this device is sm_90's: the build has sm_90a and
