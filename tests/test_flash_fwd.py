@@ -35,7 +35,7 @@ from flash_cases import (
 from torch.nn.attention import SDPBackend, sdpa_kernel
 
 import flash_ext
-from flash_ext.reference import attention_ref
+from flash_ext.reference import attention_ref, attention_varlen_ref
 
 pytestmark = FLASH_MARKS
 
@@ -204,6 +204,45 @@ def test_cuda_graph_varlen():
     q.copy_(torch.randn_like(q))
     graph.replay()
     torch.testing.assert_close(out, step(), atol=0, rtol=0)
+
+
+# More tiles than SMs: the Hopper kernel's persistent CTAs take several tiles each (causal ones
+# in pairs of query blocks), across tiles without a visible key and varlen tiles past their
+# sequence, handing Q's buffer and the K/V ring from one tile to the next.
+
+
+@pytest.mark.usefixtures("kernels")
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("head_dim", [64, 128, 256])
+@pytest.mark.parametrize("case", ["dense", "causal", "keyless_tiles", "window", "varlen"])
+def test_many_tiles_per_cta(dtype, head_dim, case):
+    if case == "varlen":
+        require_kernel(head_dim, dtype)
+        lengths = torch.randint(1, 700, (40,)).tolist()
+        lengths[3] = 0
+        (q,), cu_q = packed(lengths, 8, head_dim, dtype)
+        (k, v), cu_k = packed(lengths[::-1], 4, head_dim, dtype, count=2)
+
+        def run(q, k, v):
+            return flash_ext.flash_attn_varlen_func(q, k, v, cu_q, cu_k, max(lengths),
+                                                    max(lengths), causal=True,
+                                                    return_attn_probs=True)[:2]
+
+        reference = functools.partial(attention_varlen_ref, cu_seqlens_q=cu_q,
+                                      cu_seqlens_k=cu_k, window_size=(-1, 0), bottom_right=True)
+        check(run, reference, (q, k, v))
+        return
+    # 2 x 32 heads x 5 query blocks: 320 tiles (causal: 192 pairs) on 132 SMs.
+    seqlen_k = 250 if case == "keyless_tiles" else 600
+    q, k, v = qkv(2, 32, 8, 600, seqlen_k, head_dim, dtype)
+    if case == "dense":
+        check(*sdpa_style(), (q, k, v))
+    elif case == "causal":
+        check(*sdpa_style(is_causal=True), (q, k, v))
+    elif case == "keyless_tiles":  # bottom-right: query rows < 350 see no key
+        check(*flash_style(causal=True), (q, k, v))
+    else:
+        check(*flash_style(window_size=(90, 40)), (q, k, v))
 
 
 # Split-KV decoding and 64-bit offsets.

@@ -4,6 +4,7 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <type_traits>
 
 #include "flash_fwd.h"
@@ -68,8 +69,9 @@ cudaError_t launch_fwd_sm90(const FwdParams& params, cudaStream_t stream) {
   const cudaError_t err =
       cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem);
   if (err != cudaSuccess) return err;
-  const dim3 grid((params.seqlen_q + Traits::kBlockM - 1) / Traits::kBlockM, params.heads_q,
-                  params.batch);
+  // Persistent: one CTA per SM (or per unit of work, when there are fewer).
+  const int units = Sm90FwdTiles<Traits::kBlockM, kCausal>(params).units;
+  const dim3 grid(std::min(units, params.num_sms));
   kernel<<<grid, Traits::kNThreads, kSmem, stream>>>(params, make_sm90_fwd_tma<Traits>(params));
   return cudaGetLastError();
 }

@@ -1,8 +1,9 @@
-// The flash forward on Hopper (sm_90a), FlashAttention-3's structure: a CTA of three warpgroups
-// owns 128 query rows. Warpgroup 0 is the producer: one thread issues TMA loads of Q and of
-// the K and V blocks into a ring of kStages buffers, handed over by mbarriers (full: the bytes
-// landed; empty: both consumers are done with the buffer). Warpgroups 1 and 2 own 64 rows each
-// and compute with wgmma from shared memory:
+// The flash forward on Hopper (sm_90a), FlashAttention-3's structure: a persistent CTA of three
+// warpgroups per SM takes tiles of 128 query rows one after the other (Sm90FwdTiles). Warpgroup 0
+// is the producer: one thread issues TMA loads of Q and of the K and V blocks into a ring of
+// kStages buffers, handed over by mbarriers (full: the bytes landed; empty: both consumers are
+// done with the buffer), running ahead into the next tile while the consumers finish this one.
+// Warpgroups 1 and 2 own 64 rows of a tile each and compute with wgmma from shared memory:
 //   S_i = Q K_i^T            issued before the softmax of S_{i-1} is done with...
 //   O  += P_{i-1} V_{i-1}    ...so that block i's scores are computed while the softmax runs,
 // and the two consumers take turns issuing their GEMMs (a named-barrier ping-pong), so that one
@@ -48,7 +49,10 @@ struct Sm90FwdTraits {
                            GMMA::Major::K, GMMA::Major::MN>()));
 
   // Q, K, V as TMA writes them (head dim contiguous, 128-byte swizzle): K-major operands of S;
-  // V^T is the MN-major B of P V. O is staged in Q's buffer, each warpgroup in its own rows.
+  // V^T is the MN-major B of P V. O is staged for its global stores in a buffer of its own
+  // where shared memory allows (head dim <= 128), so that the next tile's Q can land while
+  // this tile's last P V product and O stores run; otherwise in Q's buffer (each warpgroup in
+  // its own rows), and the next Q waits for the stores.
   using SmemLayoutQ = decltype(tile_to_shape(GMMA::Layout_K_SW128_Atom<Element>{},
                                              Shape<Int<kBlockM>, Int<kHeadDim>>{}));
   using SmemLayoutKV = decltype(tile_to_shape(GMMA::Layout_K_SW128_Atom<Element>{},
@@ -65,11 +69,14 @@ struct Sm90FwdTraits {
   using GmemTiledCopyO = typename Base::GmemTiledCopyStore;
   using SmemCopyAtomO = typename Base::SmemCopyAtomAcc;
 
+  static constexpr bool kSeparateO = kHeadDim <= 128;
+
   struct SharedStorage {
     alignas(1024) Element q[cosize_v<SmemLayoutQ>];
     alignas(1024) Element k[cosize_v<SmemLayoutKV>];
     alignas(1024) Element v[cosize_v<SmemLayoutKV>];
-    uint64_t q_full;
+    alignas(1024) Element o[kSeparateO ? cosize_v<SmemLayoutQ> : 1];
+    uint64_t q_full, q_empty;
     uint64_t k_full[kStages], k_empty[kStages];
     uint64_t v_full[kStages], v_empty[kStages];
   };
@@ -119,6 +126,60 @@ Sm90FwdTma<Traits> make_sm90_fwd_tma(const FwdParams& p) {
 // epilogue.
 enum class Sm90FwdBarrier : uint32_t { kTurn0 = 0, kTurn1 = 1, kEpilogue0 = 2, kEpilogue1 = 3 };
 
+// The tiles (query block, head, batch) of a call and their static split over the persistent
+// CTAs, the same sequence for every warp of a CTA. A unit is one query block, or, with a causal
+// mask, the pair (num_m - 1 - j, j) of one head, whose key-block counts add up to about the
+// same for every j, so that striding over units balances the CTAs (striding over single causal
+// blocks gives some CTAs 1.4x the work of others at 8 blocks a head). Consecutive units are
+// blocks of one head: the CTAs running at once share its K and V in L2.
+template <int kBlockM, bool kCausal>
+struct Sm90FwdTiles {
+  int heads, num_m, per_head, units;
+
+  __host__ __device__ explicit Sm90FwdTiles(const FwdParams& p)
+      : heads(p.heads_q),
+        num_m((p.seqlen_q + kBlockM - 1) / kBlockM),
+        per_head(kCausal ? (num_m + 1) / 2 : num_m),
+        units(p.batch * p.heads_q * per_head) {}
+
+  // fn(m_block, head, batch) for each tile of this CTA, in order. One call site, so that fn
+  // (the whole tile's code) is inlined once.
+  template <typename Fn>
+  __device__ __forceinline__ void for_each(Fn&& fn) const {
+    bool second = false;  // causal: the light block of the unit's pair
+#pragma unroll 1
+    for (int u = blockIdx.x; u < units;) {
+      const int bh = u / per_head, j = u % per_head;
+      fn(kCausal && !second ? num_m - 1 - j : j, bh % heads, bh / heads);
+      second = kCausal && !second && j != num_m - 1 - j;
+      if (!second) u += gridDim.x;
+    }
+  }
+};
+
+// What the producer and the consumers both derive for a tile: the sequence, the mask and the
+// order of its key blocks (empty when no key is visible from it).
+template <typename Traits, bool kCausal>
+struct Sm90FwdTile {
+  static constexpr int kBlockM = Traits::kBlockM, kBlockN = Traits::kBlockN;
+  SeqLen seq;
+  int m0, m_end;
+  float softmax_scale;
+  Mask<kCausal> mask;
+  KeyBlockOrder<kBlockN> order;
+
+  __device__ __forceinline__ Sm90FwdTile(const FwdParams& p, int m_block, int h, int b)
+      : seq(p, b),
+        m0(m_block * kBlockM),
+        m_end(min(m0 + kBlockM, seq.seqlen_q)),
+        softmax_scale(p.softcap > 0.f ? p.softcap : p.scale),
+        mask(fwd_mask<kCausal>(p, seq, b, h, softmax_scale)),
+        order(mask, m0, m_end, mask.template n_block_begin<kBlockN>(m0),
+              mask.template n_block_end<kBlockN>(m_end), p.softcap > 0.f || mask.alibi_coef != 0.f) {}
+
+  __device__ __forceinline__ bool empty_rows() const { return m0 >= seq.seqlen_q; }  // varlen
+};
+
 template <typename Traits, bool kCausal>
 __global__ void __launch_bounds__(Traits::kNThreads, 1)
     fwd_sm90_kernel(__grid_constant__ const FwdParams params,
@@ -127,6 +188,7 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
   using Element = typename Traits::Element;
   using Barrier = cutlass::arch::ClusterTransactionBarrier;
   using NamedBarrier = cutlass::arch::NamedBarrier;
+  using Tile = Sm90FwdTile<Traits, kCausal>;
   constexpr int kBlockM = Traits::kBlockM;
   constexpr int kBlockN = Traits::kBlockN;
   constexpr int kHeadDim = Traits::kHeadDim;
@@ -136,214 +198,243 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
   auto& smem = *reinterpret_cast<typename Traits::SharedStorage*>(smem_raw);
   const int tidx = threadIdx.x;
   const int warp = tidx / 32;
-  const int m_block = kCausal ? gridDim.x - 1 - blockIdx.x : blockIdx.x;
-  const int bidh = blockIdx.y;
-  const int bidb = blockIdx.z;
-
-  const SeqLen seq(params, bidb);
-  const int m0 = m_block * kBlockM;
-  if (m0 >= seq.seqlen_q) return;
-  const int m_end = min(m0 + kBlockM, seq.seqlen_q);
-
-  const bool has_softcap = params.softcap > 0.f;
-  const float softmax_scale = has_softcap ? params.softcap : params.scale;
-  const Mask<kCausal> mask = fwd_mask<kCausal>(params, seq, bidb, bidh, softmax_scale);
-  const KeyBlockOrder<kBlockN> order(mask, m0, m_end, mask.template n_block_begin<kBlockN>(m0),
-                                     mask.template n_block_end<kBlockN>(m_end),
-                                     has_softcap || mask.alibi_coef != 0.f);
-  const int num_masked = order.num_masked, num_blocks = order.num_blocks;
+  const Sm90FwdTiles<kBlockM, kCausal> tiles(params);
 
   Tensor sQ = make_tensor(make_smem_ptr(smem.q), typename Traits::SmemLayoutQ{});  // (kBlockM, kHeadDim)
   Tensor sK = make_tensor(make_smem_ptr(smem.k), typename Traits::SmemLayoutKV{});  // (kBlockN, kHeadDim, stage)
   Tensor sV = make_tensor(make_smem_ptr(smem.v), typename Traits::SmemLayoutKV{});
   Tensor sVt = make_tensor(make_smem_ptr(smem.v), typename Traits::SmemLayoutVt{});  // (kHeadDim, kBlockN, stage)
+  Tensor sO = make_tensor(make_smem_ptr(Traits::kSeparateO ? smem.o : smem.q),
+                          typename Traits::SmemLayoutQ{});  // (kBlockM, kHeadDim)
 
   if (tidx == 0) {
     Barrier::init(&smem.q_full, 1);
+    Barrier::init(&smem.q_empty, 8);  // one arrival per consumer warp
     CUTE_UNROLL
     for (int s = 0; s < kStages; ++s) {
       Barrier::init(&smem.k_full[s], 1);
       Barrier::init(&smem.v_full[s], 1);
-      Barrier::init(&smem.k_empty[s], 8);  // one arrival per consumer warp
+      Barrier::init(&smem.k_empty[s], 8);
       Barrier::init(&smem.v_empty[s], 8);
     }
     cutlass::arch::fence_barrier_init();
   }
   __syncthreads();
 
+  // Both roles count the tiles (Q's buffer phases) and key blocks (the ring's stages and
+  // phases) they have passed, over all of this CTA's tiles. Every tile, also one without a
+  // visible key, passes Q's buffer once (with no bytes then), so that its O staging in that
+  // buffer (kSeparateO false) is ordered against the next tile's Q.
   if (warp < 4) {
-    // Producer: Q once, then K and V block by block as the consumers free the buffers.
+    // Producer: per tile K_0, then Q once its buffer is free, then V_0, K_1, V_1, ... as the
+    // consumers free the buffers.
     cutlass::arch::warpgroup_reg_dealloc<24>();
-    if (warp == 0 && num_blocks > 0 && cute::elect_one_sync()) {
-      const int kv_head = bidh / (params.heads_q / params.heads_kv);
-      const int b = seq.varlen ? 0 : bidb;
-      Tensor mQ = tma.q.get_tma_tensor(sm90_qkv_shape(params, false))(_, _, bidh, b);
-      Tensor mK = tma.k.get_tma_tensor(sm90_qkv_shape(params, true))(_, _, kv_head, b);
-      Tensor mV = tma.v.get_tma_tensor(sm90_qkv_shape(params, true))(_, _, kv_head, b);
-      Tensor gQ = local_tile(domain_offset(make_coord(int32_t(seq.q_row0), _0{}), mQ),
-                             Shape<Int<kBlockM>, Int<kHeadDim>>{}, make_coord(m_block, _0{}));
-      Tensor gK = local_tile(domain_offset(make_coord(int32_t(seq.k_row0), _0{}), mK),
-                             Shape<Int<kBlockN>, Int<kHeadDim>>{}, make_coord(_, _0{}));  // (kBlockN, kHeadDim, n)
-      Tensor gV = local_tile(domain_offset(make_coord(int32_t(seq.k_row0), _0{}), mV),
-                             Shape<Int<kBlockN>, Int<kHeadDim>>{}, make_coord(_, _0{}));
-      auto [tQgQ, tQsQ] = tma_partition(tma.q, _0{}, Layout<_1>{}, group_modes<0, 2>(sQ),
-                                        group_modes<0, 2>(gQ));
-      auto [tKgK, tKsK] = tma_partition(tma.k, _0{}, Layout<_1>{}, group_modes<0, 2>(sK),
-                                        group_modes<0, 2>(gK));  // (TMA, n), (TMA, stage)
-      auto [tVgV, tVsV] = tma_partition(tma.v, _0{}, Layout<_1>{}, group_modes<0, 2>(sV),
-                                        group_modes<0, 2>(gV));
-      Barrier::arrive_and_expect_tx(&smem.q_full, Traits::kBytesQ);
-      copy(tma.q.with(smem.q_full), tQgQ, tQsQ);
-      for (int i = 0; i < num_blocks; ++i) {
-        const int n_block = order.at(i);
-        const int stage = i % kStages;
-        const uint32_t phase = (i / kStages) % 2;
-        Barrier::wait(&smem.k_empty[stage], phase ^ 1);
-        Barrier::arrive_and_expect_tx(&smem.k_full[stage], Traits::kBytesKV);
-        copy(tma.k.with(smem.k_full[stage]), tKgK(_, n_block), tKsK(_, stage));
-        Barrier::wait(&smem.v_empty[stage], phase ^ 1);
-        Barrier::arrive_and_expect_tx(&smem.v_full[stage], Traits::kBytesKV);
-        copy(tma.v.with(smem.v_full[stage]), tVgV(_, n_block), tVsV(_, stage));
-      }
+    if (warp == 0 && cute::elect_one_sync()) {
+      int tile_count = 0, block_count = 0;
+      tiles.for_each([&](int m_block, int bidh, int bidb) __attribute__((always_inline)) {
+        const Tile t(params, m_block, bidh, bidb);
+        if (t.empty_rows()) return;
+        const int num_blocks = t.order.num_blocks;
+        Barrier::wait(&smem.q_empty, (tile_count & 1) ^ 1);
+        ++tile_count;
+        if (num_blocks == 0) {
+          Barrier::arrive(&smem.q_full);
+          return;
+        }
+        const int kv_head = bidh / (params.heads_q / params.heads_kv);
+        const int b = t.seq.varlen ? 0 : bidb;
+        Tensor mQ = tma.q.get_tma_tensor(sm90_qkv_shape(params, false))(_, _, bidh, b);
+        Tensor mK = tma.k.get_tma_tensor(sm90_qkv_shape(params, true))(_, _, kv_head, b);
+        Tensor mV = tma.v.get_tma_tensor(sm90_qkv_shape(params, true))(_, _, kv_head, b);
+        Tensor gQ = local_tile(domain_offset(make_coord(int32_t(t.seq.q_row0), _0{}), mQ),
+                               Shape<Int<kBlockM>, Int<kHeadDim>>{}, make_coord(m_block, _0{}));
+        Tensor gK = local_tile(domain_offset(make_coord(int32_t(t.seq.k_row0), _0{}), mK),
+                               Shape<Int<kBlockN>, Int<kHeadDim>>{}, make_coord(_, _0{}));  // (kBlockN, kHeadDim, n)
+        Tensor gV = local_tile(domain_offset(make_coord(int32_t(t.seq.k_row0), _0{}), mV),
+                               Shape<Int<kBlockN>, Int<kHeadDim>>{}, make_coord(_, _0{}));
+        auto [tQgQ, tQsQ] = tma_partition(tma.q, _0{}, Layout<_1>{}, group_modes<0, 2>(sQ),
+                                          group_modes<0, 2>(gQ));
+        auto [tKgK, tKsK] = tma_partition(tma.k, _0{}, Layout<_1>{}, group_modes<0, 2>(sK),
+                                          group_modes<0, 2>(gK));  // (TMA, n), (TMA, stage)
+        auto [tVgV, tVsV] = tma_partition(tma.v, _0{}, Layout<_1>{}, group_modes<0, 2>(sV),
+                                          group_modes<0, 2>(gV));
+        auto load = [&](auto& tma_kv, auto& src, auto& dst, uint64_t* full, uint64_t* empty, int i) {
+          const int it = block_count + i, stage = it % kStages;
+          Barrier::wait(&empty[stage], ((it / kStages) & 1) ^ 1);
+          Barrier::arrive_and_expect_tx(&full[stage], Traits::kBytesKV);
+          copy(tma_kv.with(full[stage]), src(_, t.order.at(i)), dst(_, stage));
+        };
+        load(tma.k, tKgK, tKsK, smem.k_full, smem.k_empty, 0);
+        Barrier::arrive_and_expect_tx(&smem.q_full, Traits::kBytesQ);
+        copy(tma.q.with(smem.q_full), tQgQ, tQsQ);
+        load(tma.v, tVgV, tVsV, smem.v_full, smem.v_empty, 0);
+        for (int i = 1; i < num_blocks; ++i) {
+          load(tma.k, tKgK, tKsK, smem.k_full, smem.k_empty, i);
+          load(tma.v, tVgV, tVsV, smem.v_full, smem.v_empty, i);
+        }
+        block_count += num_blocks;
+      });
     }
     return;
   }
 
-  // Consumers: warpgroup wg owns rows 64 wg .. 64 wg + 63 of the tile.
+  // Consumers: warpgroup wg owns rows 64 wg .. 64 wg + 63 of each tile.
   cutlass::arch::warpgroup_reg_alloc<240>();
   const int wg = warp / 4 - 1;
   const int wtidx = tidx % 128;
   const int lane = tidx % 32, quad_lane = lane % 4;
-  const float softcap_prescale = has_softcap ? params.scale / params.softcap : 1.f;
-  const int warp_row0 = m0 + 64 * wg + (warp % 4) * 16 + lane / 4;
-  auto row_of = [&](int r) { return warp_row0 + (r % 2) * 8; };
+  const float softcap_prescale = params.softcap > 0.f ? params.scale / params.softcap : 1.f;
 
   typename Traits::TiledMmaS mma_s;
   typename Traits::TiledMmaO mma_o;
   auto thr_mma_s = mma_s.get_thread_slice(wtidx);
   auto thr_mma_o = mma_o.get_thread_slice(wtidx);
   Tensor sQw = local_tile(sQ, Shape<_64, Int<kHeadDim>>{}, make_coord(wg, _0{}));  // (64, kHeadDim)
-  Tensor acc_o = partition_fragment_C(mma_o, Shape<_64, Int<kHeadDim>>{});  // (MMA, 1, 1)
-  Tensor acc_o_rc = make_tensor(acc_o.data(), gmma_acc_rowcol_layout(acc_o.layout()));  // (rows, cols)
-  constexpr int kRows = decltype(size<0>(acc_o_rc))::value;
-  float lse[kRows];
-  clear(acc_o);
-
-  if (num_blocks > 0) {
-    Tensor tSrQ = thr_mma_s.partition_fragment_A(sQw);  // descriptors (MMA, 1, MMA_K)
-    Tensor tSrK = thr_mma_s.partition_fragment_B(sK);   // (MMA, 1, MMA_K, stage)
-    Tensor tOrV = thr_mma_o.partition_fragment_B(sVt);  // (MMA, 1, MMA_K, stage)
-    Tensor acc_s = partition_fragment_C(mma_s, Shape<_64, Int<kBlockN>>{});  // (MMA, 1, 1)
-    Tensor s = make_tensor(acc_s.data(), gmma_acc_rowcol_layout(acc_s.layout()));  // (rows, cols)
-    // P of the previous block, read by its P V wgmma while this block's softmax runs.
-    Tensor tOrP = make_tensor<Element>(gmma_acc_as_a_layout(acc_s.layout()));  // (MMA, 1, MMA_K)
-
-    const uint32_t my_turn = wg == 0 ? uint32_t(Sm90FwdBarrier::kTurn0) : uint32_t(Sm90FwdBarrier::kTurn1);
-    const uint32_t other_turn = wg == 0 ? uint32_t(Sm90FwdBarrier::kTurn1) : uint32_t(Sm90FwdBarrier::kTurn0);
-    // Turns alternate: the consumer that issued last lets the other one go. Warpgroup 1
-    // starts by letting warpgroup 0 go and skips its last hand-over, so that every arrival is
-    // waited for.
-    if (wg == 1) NamedBarrier::arrive(256, other_turn);
-    auto pass_turn = [&](int i) {
-      if (wg == 0 || i + 1 < num_blocks) NamedBarrier::arrive(256, other_turn);
-    };
-    auto release = [&](uint64_t* bar) {
-      __syncwarp();
-      if (lane == 0) Barrier::arrive(bar);
-    };
-
-    OnlineSoftmax<kRows> softmax;
-    const float scale_log2 = softmax_scale * float(M_LOG2E);
-    float correction[kRows];
-
-    auto scores = [&](int i, auto is_masked) __attribute__((always_inline)) {
-      if constexpr (decltype(is_masked)::value) {
-        if (has_softcap) {
-          CUTE_UNROLL
-          for (int j = 0; j < size(acc_s); ++j) acc_s(j) = cutlass::fast_tanh(acc_s(j) * softcap_prescale);
-        }
-        const int n0 = order.at(i) * kBlockN;
-        mask.apply(s, row_of, n0, quad_lane, mask.template block_needs_mask<kBlockN>(n0, m0, m_end));
-      }
-    };
-    auto to_p = [&] {
-      Tensor rP = convert_type<Element>(acc_s);
-      warpgroup_fence_operand(tOrP);
-      CUTE_UNROLL
-      for (int j = 0; j < size(tOrP); ++j) tOrP(j) = rP(j);
-      warpgroup_fence_operand(tOrP);
-    };
-
-    Barrier::wait(&smem.q_full, 0);
-    // Block 0: S alone, then its softmax.
-    Barrier::wait(&smem.k_full[0], 0);
-    NamedBarrier::sync(256, my_turn);
-    gmma_issue<true>(mma_s, tSrQ, tSrK(_, _, _, 0), acc_s);
-    pass_turn(0);
-    warpgroup_wait<0>();
-    gmma_done(acc_s);
-    release(&smem.k_empty[0]);
-    scores(0, std::true_type{});
-    softmax.template update<true>(s, scale_log2, [](int, float) {});
-    to_p();
-
-    // Block i: S_i = Q K_i^T and O += P_{i-1} V_{i-1} in flight together; the softmax of S_i
-    // runs while the P V product finishes, and O is rescaled once it has.
-    auto step = [&](int i, auto is_masked) __attribute__((always_inline)) {
-      const int stage = i % kStages, prev = (i - 1) % kStages;
-      Barrier::wait(&smem.k_full[stage], (i / kStages) % 2);
-      NamedBarrier::sync(256, my_turn);
-      gmma_issue<true>(mma_s, tSrQ, tSrK(_, _, _, stage), acc_s);
-      Barrier::wait(&smem.v_full[prev], ((i - 1) / kStages) % 2);
-      gmma_issue<false>(mma_o, tOrP, tOrV(_, _, _, prev), acc_o);
-      pass_turn(i);
-      warpgroup_wait<1>();
-      gmma_done(acc_s);
-      release(&smem.k_empty[stage]);
-      scores(i, is_masked);
-      softmax.template update<false>(s, scale_log2, [&](int r, float c) { correction[r] = c; });
-      warpgroup_wait<0>();
-      gmma_done(acc_o);
-      release(&smem.v_empty[prev]);
-      CUTE_UNROLL
-      for (int r = 0; r < kRows; ++r) {
-        CUTE_UNROLL
-        for (int c = 0; c < size<1>(acc_o_rc); ++c) acc_o_rc(r, c) *= correction[r];
-      }
-      to_p();
-    };
-    int i = 1;
-    for (; i < num_masked; ++i) step(i, std::true_type{});
-    for (; i < num_blocks; ++i) step(i, std::false_type{});
-
-    const int last = (num_blocks - 1) % kStages;
-    Barrier::wait(&smem.v_full[last], ((num_blocks - 1) / kStages) % 2);
-    gmma_issue<false>(mma_o, tOrP, tOrV(_, _, _, last), acc_o);
-    warpgroup_wait<0>();
-    gmma_done(acc_o);
-    release(&smem.v_empty[last]);
-
-    softmax.finalize(acc_o_rc, 1.f, lse);
-  } else {
-    CUTE_UNROLL
-    for (int r = 0; r < kRows; ++r) lse[r] = -INFINITY;  // no visible key: out 0, lse -inf
-  }
-
-  seq.store_lse(params, bidb, bidh, lse, row_of, quad_lane);
-
-  // O through this warpgroup's own rows of Q's buffer (its S products are done with them)
-  // for 16-byte global stores.
-  const int row0 = m0 + 64 * wg;
-  Element* o_ptr = static_cast<Element*>(params.out) +
-      seq.q_offset(params.o_batch_stride, params.o_head_stride, params.o_row_stride, bidb, bidh);
-  Tensor mO = make_tensor(make_gmem_ptr(o_ptr), make_shape(seq.seqlen_q, Int<kHeadDim>{}),
-                          make_stride(params.o_row_stride, _1{}));
-  Tensor gO = local_tile(mO, Shape<_64, Int<kHeadDim>>{}, make_coord(row0 / 64, 0));  // (64, kHeadDim)
+  Tensor sOw = local_tile(sO, Shape<_64, Int<kHeadDim>>{}, make_coord(wg, _0{}));
+  Tensor tSrQ = thr_mma_s.partition_fragment_A(sQw);  // descriptors (MMA, 1, MMA_K)
+  Tensor tSrK = thr_mma_s.partition_fragment_B(sK);   // (MMA, 1, MMA_K, stage)
+  Tensor tOrV = thr_mma_o.partition_fragment_B(sVt);  // (MMA, 1, MMA_K, stage)
+  const uint32_t my_turn = wg == 0 ? uint32_t(Sm90FwdBarrier::kTurn0) : uint32_t(Sm90FwdBarrier::kTurn1);
+  const uint32_t other_turn = wg == 0 ? uint32_t(Sm90FwdBarrier::kTurn1) : uint32_t(Sm90FwdBarrier::kTurn0);
   const uint32_t epilogue = wg == 0 ? uint32_t(Sm90FwdBarrier::kEpilogue0)
                                     : uint32_t(Sm90FwdBarrier::kEpilogue1);
-  store_o<typename Traits::GmemTiledCopyO, typename Traits::SmemCopyAtomO>(
-      mma_o, acc_o, sQw, gO, wtidx, seq.seqlen_q - row0, params.head_dim,
-      [&] { NamedBarrier::sync(128, epilogue); });
+  auto release = [&](uint64_t* bar) {
+    __syncwarp();
+    if (lane == 0) Barrier::arrive(bar);
+  };
+
+  int tile_count = 0, block_count = 0;
+  tiles.for_each([&](int m_block, int bidh, int bidb) __attribute__((always_inline)) {
+    const Tile t(params, m_block, bidh, bidb);
+    if (t.empty_rows()) return;
+    const int m0 = t.m0, m_end = t.m_end;
+    const int num_masked = t.order.num_masked, num_blocks = t.order.num_blocks;
+    const int warp_row0 = m0 + 64 * wg + (warp % 4) * 16 + lane / 4;
+    auto row_of = [&](int r) { return warp_row0 + (r % 2) * 8; };
+
+    Tensor acc_o = partition_fragment_C(mma_o, Shape<_64, Int<kHeadDim>>{});  // (MMA, 1, 1)
+    Tensor acc_o_rc = make_tensor(acc_o.data(), gmma_acc_rowcol_layout(acc_o.layout()));  // (rows, cols)
+    constexpr int kRows = decltype(size<0>(acc_o_rc))::value;
+    float lse[kRows];
+    clear(acc_o);
+    Barrier::wait(&smem.q_full, tile_count & 1);
+
+    if (num_blocks > 0) {
+      Tensor acc_s = partition_fragment_C(mma_s, Shape<_64, Int<kBlockN>>{});  // (MMA, 1, 1)
+      Tensor s = make_tensor(acc_s.data(), gmma_acc_rowcol_layout(acc_s.layout()));  // (rows, cols)
+      // P of the previous block, read by its P V wgmma while this block's softmax runs.
+      Tensor tOrP = make_tensor<Element>(gmma_acc_as_a_layout(acc_s.layout()));  // (MMA, 1, MMA_K)
+
+      // Turns alternate: the consumer that issued last lets the other one go. Warpgroup 1
+      // starts each tile by letting warpgroup 0 go and skips its last hand-over, so that every
+      // arrival is waited for within the tile.
+      if (wg == 1) NamedBarrier::arrive(256, other_turn);
+      auto pass_turn = [&](int i) {
+        if (wg == 0 || i + 1 < num_blocks) NamedBarrier::arrive(256, other_turn);
+      };
+      auto stage_of = [&](int i) { return (block_count + i) % kStages; };
+      auto phase_of = [&](int i) { return uint32_t((block_count + i) / kStages) & 1; };
+
+      OnlineSoftmax<kRows> softmax;
+      const float scale_log2 = t.softmax_scale * float(M_LOG2E);
+      float correction[kRows];
+
+      auto scores = [&](int i, auto is_masked) __attribute__((always_inline)) {
+        if constexpr (decltype(is_masked)::value) {
+          if (params.softcap > 0.f) {
+            CUTE_UNROLL
+            for (int j = 0; j < size(acc_s); ++j) acc_s(j) = cutlass::fast_tanh(acc_s(j) * softcap_prescale);
+          }
+          const int n0 = t.order.at(i) * kBlockN;
+          t.mask.apply(s, row_of, n0, quad_lane, t.mask.template block_needs_mask<kBlockN>(n0, m0, m_end));
+        }
+      };
+      auto to_p = [&] {
+        Tensor rP = convert_type<Element>(acc_s);
+        warpgroup_fence_operand(tOrP);
+        CUTE_UNROLL
+        for (int j = 0; j < size(tOrP); ++j) tOrP(j) = rP(j);
+        warpgroup_fence_operand(tOrP);
+      };
+
+      // Block 0: S alone, then its softmax.
+      Barrier::wait(&smem.k_full[stage_of(0)], phase_of(0));
+      NamedBarrier::sync(256, my_turn);
+      gmma_issue<true>(mma_s, tSrQ, tSrK(_, _, _, stage_of(0)), acc_s);
+      pass_turn(0);
+      warpgroup_wait<0>();
+      gmma_done(acc_s);
+      release(&smem.k_empty[stage_of(0)]);
+      scores(0, std::true_type{});
+      softmax.template update<true>(s, scale_log2, [](int, float) {});
+      to_p();
+
+      // Block i: S_i = Q K_i^T and O += P_{i-1} V_{i-1} in flight together; the softmax of S_i
+      // runs while the P V product finishes, and O is rescaled once it has.
+      auto step = [&](int i, auto is_masked) __attribute__((always_inline)) {
+        const int stage = stage_of(i), prev = stage_of(i - 1);
+        Barrier::wait(&smem.k_full[stage], phase_of(i));
+        NamedBarrier::sync(256, my_turn);
+        gmma_issue<true>(mma_s, tSrQ, tSrK(_, _, _, stage), acc_s);
+        Barrier::wait(&smem.v_full[prev], phase_of(i - 1));
+        gmma_issue<false>(mma_o, tOrP, tOrV(_, _, _, prev), acc_o);
+        pass_turn(i);
+        warpgroup_wait<1>();
+        gmma_done(acc_s);
+        release(&smem.k_empty[stage]);
+        scores(i, is_masked);
+        softmax.template update<false>(s, scale_log2, [&](int r, float c) { correction[r] = c; });
+        warpgroup_wait<0>();
+        gmma_done(acc_o);
+        release(&smem.v_empty[prev]);
+        CUTE_UNROLL
+        for (int r = 0; r < kRows; ++r) {
+          CUTE_UNROLL
+          for (int c = 0; c < size<1>(acc_o_rc); ++c) acc_o_rc(r, c) *= correction[r];
+        }
+        to_p();
+      };
+      int i = 1;
+      for (; i < num_masked; ++i) step(i, std::true_type{});
+      for (; i < num_blocks; ++i) step(i, std::false_type{});
+      if constexpr (Traits::kSeparateO) release(&smem.q_empty);  // every S product is done
+
+      const int last = stage_of(num_blocks - 1);
+      Barrier::wait(&smem.v_full[last], phase_of(num_blocks - 1));
+      gmma_issue<false>(mma_o, tOrP, tOrV(_, _, _, last), acc_o);
+      warpgroup_wait<0>();
+      gmma_done(acc_o);
+      release(&smem.v_empty[last]);
+
+      softmax.finalize(acc_o_rc, 1.f, lse);
+    } else {
+      if constexpr (Traits::kSeparateO) release(&smem.q_empty);
+      CUTE_UNROLL
+      for (int r = 0; r < kRows; ++r) lse[r] = -INFINITY;  // no visible key: out 0, lse -inf
+    }
+    ++tile_count;
+    block_count += num_blocks;
+
+    t.seq.store_lse(params, bidb, bidh, lse, row_of, quad_lane);
+
+    // O through this warpgroup's rows of the O buffer for 16-byte global stores, once the
+    // warpgroup's stores of the previous tile have read them.
+    const int row0 = m0 + 64 * wg;
+    Element* o_ptr = static_cast<Element*>(params.out) +
+        t.seq.q_offset(params.o_batch_stride, params.o_head_stride, params.o_row_stride, bidb, bidh);
+    Tensor mO = make_tensor(make_gmem_ptr(o_ptr), make_shape(t.seq.seqlen_q, Int<kHeadDim>{}),
+                            make_stride(params.o_row_stride, _1{}));
+    Tensor gO = local_tile(mO, Shape<_64, Int<kHeadDim>>{}, make_coord(row0 / 64, 0));  // (64, kHeadDim)
+    NamedBarrier::sync(128, epilogue);
+    store_o<typename Traits::GmemTiledCopyO, typename Traits::SmemCopyAtomO>(
+        mma_o, acc_o, sOw, gO, wtidx, t.seq.seqlen_q - row0, params.head_dim,
+        [&] { NamedBarrier::sync(128, epilogue); });
+    if constexpr (!Traits::kSeparateO) {
+      // The next Q lands by TMA (the async proxy) where this tile's O was staged.
+      cutlass::arch::fence_view_async_shared();
+      release(&smem.q_empty);
+    }
+  });
 #endif
 }
 

@@ -1,0 +1,139 @@
+"""One small call of every CUDA kernel family, forward and backward, for compute-sanitizer.
+
+scripts/sanitize.sh runs this under memcheck, racecheck, synccheck and initcheck; the kernels'
+correctness is the tests' job, this file only has to reach every kernel (the Hopper and the
+mma.sync flash kernels, dropout, split-KV with its combine, varlen, deterministic mode, head
+dims between the kernels', GQA, mem_eff with a bias and its gradient, fp32) with shapes that
+leave partial tiles at every edge. The cases of head dims or dtypes this build left out are
+skipped and named. Prints each case as it starts, so a report can be placed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+
+import torch
+
+import flash_ext
+from flash_ext.dispatch import FLASH_DTYPE_NAMES, FLASH_KERNEL_HEAD_DIMS
+from flash_ext.ops import CUDA_BACKENDS, FLASH_DTYPES, FLASH_HDIMS
+
+
+def flash_built(head_dim: int, dtype: torch.dtype) -> bool:
+    kernel = next(d for d in FLASH_KERNEL_HEAD_DIMS if d >= head_dim)
+    return "flash" in CUDA_BACKENDS and kernel in FLASH_HDIMS and (
+        FLASH_DTYPE_NAMES[dtype] in FLASH_DTYPES)
+
+
+def tensors(*shapes, dtype, grad=True):
+    return [torch.randn(*s, device="cuda", dtype=dtype, requires_grad=grad) for s in shapes]
+
+
+def forward_backward(fn, inputs, grad=True):
+    """fn(*inputs) -> out or (out, lse); the backward of out's sum when grad."""
+    result = fn(*inputs)
+    out = result[0] if isinstance(result, tuple) else result
+    if grad:
+        torch.autograd.grad(out.float().sum(), [t for t in inputs if t.requires_grad])
+
+
+def attention(**kwargs):
+    return lambda q, k, v: flash_ext.attention(q, k, v, return_lse=True, **kwargs)
+
+
+def flash_cases(dtype):
+    """(name, head dim, sm80 only, fn, input shapes, grad) of the flash backend."""
+    b, hq, hkv = 2, 4, 2
+    for head_dim in (40, 64, 96, 128, 256):
+        for causal in (False, True):
+            yield (f"D={head_dim} causal={causal} gqa", head_dim, attention(
+                is_causal=causal, enable_gqa=True, backend="flash"),
+                [(b, hq, 77, head_dim), (b, hkv, 130, head_dim), (b, hkv, 130, head_dim)], True)
+    shapes = [(b, hq, 90, 64), (b, hq, 150, 64), (b, hq, 150, 64)]
+    yield "D=64 dropout", 64, attention(dropout_p=0.2, backend="flash"), shapes, True
+    yield "D=64 deterministic", 64, attention(deterministic=True, backend="flash"), shapes, True
+    yield ("D=64 window alibi softcap", 64, attention(
+        window_size=(20, 5), softcap=30.0, alibi_slopes=torch.rand(hq, device="cuda"),
+        backend="flash"), shapes, True)
+    yield ("D=128 split-KV decode", 128, attention(backend="flash"),
+           [(b, hq, 1, 128), (b, hq, 3000, 128), (b, hq, 3000, 128)], False)
+
+    lengths = [0, 1, 70, 129]
+    cu = torch.tensor([0, *torch.tensor(lengths).cumsum(0).tolist()], dtype=torch.int32,
+                      device="cuda")
+
+    def varlen(q, k, v):
+        return flash_ext.attention_varlen(q, k, v, cu, cu, max(lengths), max(lengths),
+                                          is_causal=True, backend="flash")
+
+    total = sum(lengths)
+    yield ("D=64 varlen causal", 64, varlen,
+           [(total, hq, 64), (total, hq, 64), (total, hq, 64)], True)
+
+
+def mem_eff_cases():
+    """(name, fn, inputs) of the mem_eff backend: bias with gradient, bool mask, fp32, odd D."""
+    b, h = 2, 3
+
+    def run(**kwargs):
+        return lambda q, k, v: flash_ext.attention(q, k, v, return_lse=True, backend="mem_eff",
+                                                   **kwargs)
+
+    for dtype, head_dim in ((torch.float32, 100), (torch.bfloat16, 64), (torch.float16, 136)):
+        q, k, v = tensors((b, h, 77, head_dim), (b, h, 130, head_dim), (b, h, 130, head_dim),
+                          dtype=dtype)
+        bias = torch.randn(b, 1, 77, 130, device="cuda", dtype=dtype, requires_grad=True)
+
+        def with_bias(q, k, v, bias):
+            return flash_ext.attention(q, k, v, attn_mask=bias, backend="mem_eff")
+
+        yield f"{dtype} D={head_dim} bias grad", with_bias, [q, k, v, bias]
+        yield f"{dtype} D={head_dim} causal", run(is_causal=True), [q, k, v]
+        mask = torch.rand(77, 130, device="cuda") > 0.3
+        yield f"{dtype} D={head_dim} bool mask dropout", run(attn_mask=mask, dropout_p=0.1), [
+            q, k, v]
+        yield f"{dtype} D={head_dim} deterministic", run(deterministic=True), [q, k, v]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cases", default="", help="regex: run only the matching case names")
+    args = parser.parse_args()
+    if not torch.cuda.is_available():
+        print("sanitize_cases.py: no CUDA device", file=sys.stderr)
+        return 2
+    selected = re.compile(args.cases)
+    torch.manual_seed(0)
+    ran = 0
+    for dtype in (torch.float16, torch.bfloat16):
+        for name, head_dim, fn, shapes, grad in flash_cases(dtype):
+            for sm80 in (False, True):
+                label = f"flash {FLASH_DTYPE_NAMES[dtype]} {name}{' sm80' if sm80 else ''}"
+                if not selected.search(label):
+                    continue
+                if not flash_built(head_dim, dtype):
+                    print(f"skip {label}: kernel not built", flush=True)
+                    continue
+                os.environ["FLASH_EXT_SM80_KERNELS"] = "1" if sm80 else "0"
+                print(f"case {label}", flush=True)
+                forward_backward(fn, tensors(*shapes, dtype=dtype, grad=grad), grad)
+                torch.cuda.synchronize()
+                ran += 1
+    os.environ.pop("FLASH_EXT_SM80_KERNELS")
+    if "mem_eff" in CUDA_BACKENDS:
+        for name, fn, inputs in mem_eff_cases():
+            label = f"mem_eff {name}"
+            if selected.search(label):
+                print(f"case {label}", flush=True)
+                forward_backward(fn, inputs)
+                torch.cuda.synchronize()
+                ran += 1
+    print(f"done: {ran} cases", flush=True)
+    return 0 if ran else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
