@@ -13,6 +13,15 @@ out="${OUT:-gpu_out}"
 mkdir -p "$out"
 sanitizer="$(command -v compute-sanitizer || echo "${CUDA_HOME:-/usr/local/cuda}/bin/compute-sanitizer")"
 [ -x "$sanitizer" ] || { echo "sanitize.sh: compute-sanitizer not found"; exit 2; }
+# First a planted error: a read of device memory nothing wrote, which initcheck must report, or
+# the tools are not seeing this process's kernels and their silence below would mean nothing.
+timeout 120 "$sanitizer" --tool initcheck --error-exitcode 99 --print-limit 1 --show-backtrace no \
+  python3 scripts/sanitize_cases.py --planted >"$out/sanitize_planted.log" 2>&1
+if [ $? -ne 99 ]; then
+  echo "sanitize.sh: initcheck did not report the planted uninitialized read (log: sanitize_planted.log)"
+  exit 1
+fi
+echo "sanitize planted: initcheck reported the planted uninitialized read, as it should"
 status=0
 for tool in ${SANITIZE_TOOLS:-memcheck racecheck synccheck initcheck}; do
   log="$out/sanitize_$tool.log"

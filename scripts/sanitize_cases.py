@@ -5,7 +5,8 @@ correctness is the tests' job, this file only has to reach every kernel (the Hop
 mma.sync flash kernels, dropout, split-KV with its combine, varlen, deterministic mode, head
 dims between the kernels', GQA, mem_eff with a bias and its gradient, fp32) with shapes that
 leave partial tiles at every edge. The cases of head dims or dtypes this build left out are
-skipped and named. Prints each case as it starts, so a report can be placed.
+skipped and named. Prints each case as it starts, so a report can be placed. --planted makes
+one read of memory nothing wrote instead, for sanitize.sh to check that initcheck reports it.
 """
 
 from __future__ import annotations
@@ -101,10 +102,17 @@ def mem_eff_cases():
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cases", default="", help="regex: run only the matching case names")
+    parser.add_argument("--planted", action="store_true",
+                        help="only read device memory nothing wrote, which initcheck must report "
+                        "(sanitize.sh's proof that the tools see this process's kernels)")
     args = parser.parse_args()
     if not torch.cuda.is_available():
         print("sanitize_cases.py: no CUDA device", file=sys.stderr)
         return 2
+    if args.planted:
+        # The process's first allocation: a fresh cudaMalloc'd block, never written.
+        print("planted:", torch.empty(1024, device="cuda").sum().item(), flush=True)
+        return 0
     selected = re.compile(args.cases)
     torch.manual_seed(0)
     ran = 0
