@@ -19,14 +19,14 @@ import sys
 import torch
 
 import flash_ext
-from flash_ext.dispatch import FLASH_DTYPE_NAMES, FLASH_KERNEL_HEAD_DIMS
-from flash_ext.ops import CUDA_BACKENDS, FLASH_DTYPES, FLASH_HDIMS
+from flash_ext.dispatch import FLASH_DTYPE_NAMES, AttentionCall, explain_call
 
 
-def flash_built(head_dim: int, dtype: torch.dtype) -> bool:
-    kernel = next(d for d in FLASH_KERNEL_HEAD_DIMS if d >= head_dim)
-    return "flash" in CUDA_BACKENDS and kernel in FLASH_HDIMS and (
-        FLASH_DTYPE_NAMES[dtype] in FLASH_DTYPES)
+def not_built(backend: str, dtype: torch.dtype, head_dim: int) -> list[str]:
+    """Why this build cannot run a plain call of the backend (dispatch's reasons; [] if it can)."""
+    call = AttentionCall(device_type="cuda", dtype=dtype, head_dim=head_dim,
+                         compute_capability=torch.cuda.get_device_capability())
+    return explain_call(call, backend).reasons[backend]
 
 
 def tensors(*shapes, dtype, grad=True):
@@ -122,16 +122,18 @@ def main() -> int:
                 label = f"flash {FLASH_DTYPE_NAMES[dtype]} {name}{' sm80' if sm80 else ''}"
                 if not selected.search(label):
                     continue
-                if not flash_built(head_dim, dtype):
-                    print(f"skip {label}: kernel not built", flush=True)
+                if reasons := not_built("flash", dtype, head_dim):
+                    print(f"skip {label}: {'; '.join(reasons)}", flush=True)
                     continue
                 os.environ["FLASH_EXT_SM80_KERNELS"] = "1" if sm80 else "0"
                 print(f"case {label}", flush=True)
                 forward_backward(fn, tensors(*shapes, dtype=dtype, grad=grad), grad)
                 torch.cuda.synchronize()
                 ran += 1
-    os.environ.pop("FLASH_EXT_SM80_KERNELS")
-    if "mem_eff" in CUDA_BACKENDS:
+    os.environ.pop("FLASH_EXT_SM80_KERNELS", None)
+    if reasons := not_built("mem_eff", torch.float32, 64):
+        print(f"skip mem_eff: {'; '.join(reasons)}", flush=True)
+    else:
         for name, fn, inputs in mem_eff_cases():
             label = f"mem_eff {name}"
             if selected.search(label):
