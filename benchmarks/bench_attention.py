@@ -24,7 +24,8 @@ tensors. A provider is built, called once (the first call is excluded from the t
 wall time reported: torch.compile's compile of flex happens there, once per shape, mask and
 direction), then timed by triton.testing.do_bench: CUDA events around each call, L2 flushed
 before each, warm-up, median (an own event loop with the same method when triton is missing).
-fwd runs under torch.no_grad(). bwd is the backward alone: one forward with autograd builds the
+fwd runs under torch.no_grad(); fwd_train is the forward as training runs it (inputs that
+require grad, a graph built per call, host work of autograd included). bwd is the backward alone: one forward with autograd builds the
 graph, then torch.autograd.grad(out, (q, k, v), dout, retain_graph=True) is timed, so the number
 covers every kernel of the provider's backward (dO.O preprocessing, dq conversion...) and no
 forward; dout is the same random tensor for every provider.
@@ -81,7 +82,8 @@ TOKENS, WIDTH = 16384, 2048  # per batch: B * S = TOKENS, H * D = WIDTH
 HEAD_DIMS = (64, 128, 256)
 SEQLENS = (1024, 4096, 16384)
 DECODE_SEQLENS = (4096, 32768)
-DIRECTIONS = {"fwd": ("fwd",), "bwd": ("bwd",), "all": ("fwd", "bwd")}
+DIRECTIONS = {"fwd": ("fwd",), "bwd": ("bwd",), "all": ("fwd", "bwd"),
+              "fwd_train": ("fwd_train",), "train": ("fwd_train", "bwd")}
 BWD_FLOP_FACTOR = 2.5  # backward: 5 matmuls against the forward's 2
 # |x - ref| / |ref| between two implementations: loose for bf16; float32 (3xTF32 GEMMs) tight.
 CHECK_TOL = {torch.bfloat16: 2e-2, torch.float16: 2e-2, torch.float32: 1e-4}
@@ -164,7 +166,7 @@ class Case:
 
     @property
     def directions(self) -> tuple[str, ...]:
-        return ("fwd",) if self.family == "decode" else ("fwd", "bwd")
+        return ("fwd",) if self.family == "decode" else ("fwd", "fwd_train", "bwd")
 
     @property
     def unit(self) -> str:
@@ -316,6 +318,16 @@ def forward_runner(fn: Callable[[], Tensor], x: Inputs) -> Runner:
     return run
 
 
+def train_forward_runner(fn: Callable[[], Tensor], x: Inputs) -> Runner:
+    """The forward as training runs it: inputs that require grad, a graph built (and dropped)
+    per call, so that the entry point's autograd work is in the time."""
+    def run() -> tuple[Tensor, ...]:
+        with torch.enable_grad():
+            return (fn(),)
+
+    return run
+
+
 def backward_runner(fn: Callable[[], Tensor], x: Inputs) -> Runner:
     """The backward alone: autograd.grad over the retained graph of one forward."""
     with torch.enable_grad():
@@ -326,6 +338,7 @@ def backward_runner(fn: Callable[[], Tensor], x: Inputs) -> Runner:
 
 RUNNERS: dict[str, Callable[[Callable[[], Tensor], Inputs], Runner]] = {
     "fwd": forward_runner,
+    "fwd_train": train_forward_runner,
     "bwd": backward_runner,
 }
 
@@ -456,7 +469,7 @@ def run_case(case: Case, directions: Sequence[str], providers: Sequence[str],
              label: str = "") -> list[Result]:
     """Every (direction, provider) of one case, on one set of inputs."""
     try:
-        x = make_inputs(case, device, requires_grad="bwd" in directions)
+        x = make_inputs(case, device, requires_grad=bool({"bwd", "fwd_train"} & set(directions)))
     except Exception as exc:  # noqa: BLE001  (out of memory, say: the whole case is n/a)
         error = "inputs: " + describe_error(exc, [])
         print(f"{label} {case.name}: n/a, {error}", flush=True)
@@ -562,7 +575,7 @@ def render_summary(results: list[Result]) -> str:
     providers = providers_of(results)
     dtypes = list(dict.fromkeys(r.case.dtype for r in results))
     errors = []
-    for direction in DIRECTIONS["all"]:
+    for direction in ("fwd", "fwd_train", "bwd"):
         for p in providers:
             for dtype in dtypes:
                 checked = [r for r in results if r.provider == p and r.direction == direction
@@ -583,7 +596,8 @@ def render_summary(results: list[Result]) -> str:
 def render_markdown(results: list[Result], environment: str, command: str, timing: str,
                     directions: Sequence[str]) -> str:
     method = ("Method: inputs random normal, built once per case and shared by the providers; "
-              f"{timing}; fwd under torch.no_grad(); bwd = torch.autograd.grad over a retained "
+              f"{timing}; fwd under torch.no_grad(); fwd_train with inputs that require grad "
+              "(a graph per call); bwd = torch.autograd.grad over a retained "
               "graph (backward alone). TFLOP/s counts 4*B*H*Sq*Sk*D forward, halved for causal, "
               "2.5x for the backward; decode GB/s counts K and V read once. mem_eff rows: "
               f"{OURS} with backend=\"mem_eff\" against sdpa_efficient alone. "
@@ -672,7 +686,9 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         description=__doc__.split("\n\n")[0], epilog=__doc__.split("\n\n", 1)[1],
         formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--direction", choices=DIRECTIONS, default="fwd",
-                        help="fwd, bwd (backward alone) or all (both); default fwd")
+                        help="fwd (under no_grad), fwd_train (inputs that require grad), bwd "
+                        "(backward alone), all (fwd and bwd) or train (fwd_train and bwd); "
+                        "default fwd")
     parser.add_argument("--quick", action="store_true",
                         help=f"only {', '.join(QUICK_CASES)}, shorter timing; writes files only "
                         "with --out")

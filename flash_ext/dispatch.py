@@ -1,9 +1,11 @@
 """Backend capability table, selection and explain().
 
-Each backend states what it supports as data; `Backend.not_supported_reasons` turns a call
-description into human-readable reasons, and selection takes the first automatic backend, in
-priority order, with none. `explain()` reads the same table. There is no silent fallback: when no
-backend fits, the error lists every backend's reasons. backend="math" runs only on request.
+Each backend states what it supports as data, here; the rules that turn a call description into
+human-readable reasons live once, in C++ (csrc/api/dispatch.cpp), which gets this table at import
+and selects on every call without building strings: the first automatic backend, in priority
+order, that supports the call. `explain()` reads the same table and rules. There is no silent
+fallback: when no backend fits, the error lists every backend's reasons. backend="math" runs
+only on request.
 """
 
 from __future__ import annotations
@@ -12,8 +14,8 @@ import importlib.util
 from dataclasses import dataclass, field
 
 import torch
-from torch import Tensor
 
+from flash_ext import _C
 from flash_ext.ops import CPU_ISA, CUDA_BACKENDS, FLASH_DTYPES, FLASH_HDIMS
 
 FLOAT_DTYPES = frozenset({torch.float16, torch.bfloat16, torch.float32})
@@ -67,59 +69,8 @@ class Backend:
     built_dtypes: frozenset[torch.dtype] | None = None
 
     def not_supported_reasons(self, call: AttentionCall) -> list[str]:
-        reasons = [self.unavailable] if self.unavailable else []
-        if call.device_type not in self.devices:
-            reasons.append(f"device {call.device_type!r} (runs on {_names(self.devices)})")
-        if call.dtype not in self.dtypes:
-            reasons.append(f"dtype {_names([call.dtype])} (supports {_names(self.dtypes)})")
-        if self.max_head_dim is not None and call.head_dim > self.max_head_dim:
-            reasons.append(f"head_dim {call.head_dim} (supports <= {self.max_head_dim})")
-        if call.head_dim % self.head_dim_multiple:
-            reasons.append(f"head_dim {call.head_dim} (needs a multiple of "
-                           f"{self.head_dim_multiple})")
-        cc = call.compute_capability
-        if self.min_compute_capability and cc is not None and cc < self.min_compute_capability:
-            need = ".".join(map(str, self.min_compute_capability))
-            reasons.append(f"GPU compute capability {cc[0]}.{cc[1]} (needs >= {need})")
-        if call.mask is not None and call.mask not in self.masks:
-            reasons.append(f"{call.mask} attn_mask (not supported)")
-        if call.mask_requires_grad and not self.mask_grad:
-            reasons.append("attn_mask.requires_grad (no gradient for the mask)")
-        for feature in ("dropout", "window", "alibi", "softcap", "varlen"):
-            if getattr(call, feature) and not getattr(self, feature):
-                reasons.append(f"{_FEATURE_NAMES[feature]} (not supported)")
-        if call.needs_grad and not self.backward:
-            reasons.append("backward not implemented yet (inputs require grad)")
-        if self.unavailable is None:
-            reasons += self._not_built_reasons(call)
-        return reasons
-
-    def _not_built_reasons(self, call: AttentionCall) -> list[str]:
-        """What a build with a subset of the kernels (FLASH_EXT_HDIMS, FLASH_EXT_DTYPES) lacks."""
-        reasons = []
-        if self.built_dtypes is not None and call.dtype in self.dtypes - self.built_dtypes:
-            built = ";".join(FLASH_DTYPE_NAMES[t] for t in sorted(self.built_dtypes, key=str))
-            reasons.append(f"not built: {_names([call.dtype])} kernels not in this build "
-                           f"(FLASH_EXT_DTYPES={built})")
-        kernel = next((d for d in self.kernel_head_dims if d >= call.head_dim), None)
-        if self.built_head_dims is not None and kernel not in (None, *self.built_head_dims):
-            built = ";".join(map(str, self.built_head_dims))
-            reasons.append(f"not built: head dim kernel {kernel} not in this build "
-                           f"(FLASH_EXT_HDIMS={built})")
-        return reasons
-
-
-_FEATURE_NAMES = {
-    "dropout": "dropout_p > 0",
-    "window": "window_size (sliding window)",
-    "alibi": "alibi_slopes",
-    "softcap": "softcap",
-    "varlen": "variable-length (cu_seqlens) inputs",
-}
-
-
-def _names(items) -> str:
-    return ", ".join(sorted(str(i).replace("torch.", "") for i in items))
+        """Why this backend cannot run `call` (empty: it can)."""
+        return _C.not_supported_reasons(self, call)
 
 
 def _cuda_unavailable(name: str) -> str | None:
@@ -178,46 +129,6 @@ BACKENDS: tuple[Backend, ...] = (
 BACKEND_NAMES = tuple(b.name for b in BACKENDS)
 
 
-def describe_call(
-    query: Tensor,
-    attn_mask: Tensor | None = None,
-    dropout_p: float = 0.0,
-    window_size: tuple[int, int] = (-1, -1),
-    alibi_slopes: Tensor | None = None,
-    softcap: float = 0.0,
-    varlen: bool = False,
-    mask_requires_grad: bool = False,
-    needs_grad: bool = False,
-) -> AttentionCall:
-    cc = None
-    if query.device.type == "cuda":
-        cc = _compute_capability(query.device)
-    mask = None
-    if attn_mask is not None:
-        mask = "bool" if attn_mask.dtype == torch.bool else "additive"
-    return AttentionCall(
-        device_type=query.device.type,
-        dtype=query.dtype,
-        head_dim=query.shape[-1],
-        compute_capability=cc,
-        mask=mask,
-        mask_requires_grad=mask_requires_grad,
-        dropout=dropout_p > 0,
-        window=tuple(window_size) != (-1, -1),
-        alibi=alibi_slopes is not None,
-        softcap=softcap > 0,
-        varlen=varlen,
-        needs_grad=needs_grad,
-    )
-
-
-@torch.compiler.assume_constant_result
-def _compute_capability(device: torch.device) -> tuple[int, int]:
-    """(major, minor) of a CUDA device: a constant under torch.compile, which then needs no
-    trace of torch.cuda's device queries in a fullgraph compile."""
-    return torch.cuda.get_device_capability(device)
-
-
 @dataclass
 class Explanation:
     """Which backend runs a call, and why each other backend does not."""
@@ -226,35 +137,28 @@ class Explanation:
     reasons: dict[str, list[str]] = field(default_factory=dict)
 
     def __str__(self) -> str:
-        lines = [f"selected backend: {self.selected or 'none'}"]
-        for name, why in self.reasons.items():
-            if name == self.selected:
-                continue
-            if not why:
-                why = ["runs only when asked for (backend=...)"]
-            lines.append(f"  {name}: " + "; ".join(why))
-        return "\n".join(lines)
+        return _C.explanation_text(self.selected, list(self.reasons), list(self.reasons.values()))
 
 
 def explain_call(call: AttentionCall, backend: str | None = None) -> Explanation:
+    """Which backend runs `call` (the one named, or the first automatic one that supports it),
+    and every backend's reasons."""
     reasons = {b.name: b.not_supported_reasons(call) for b in BACKENDS}
-    if backend is not None:
-        selected = backend if not reasons[backend] else None
-    else:
-        selected = next((b.name for b in BACKENDS if b.automatic and not reasons[b.name]), None)
-    return Explanation(selected, reasons)
+    return Explanation(_C.select_backend(call, backend, False), reasons)
 
 
 def select_backend(call: AttentionCall, backend: str | None = None) -> str:
-    """The name of the backend to run `call`, or an error listing every backend's reasons."""
-    if backend is not None and backend not in BACKEND_NAMES:
-        raise ValueError(f"backend={backend!r} is not a backend; accepted: {BACKEND_NAMES}")
-    explanation = explain_call(call, backend)
-    if explanation.selected is not None:
-        return explanation.selected
-    if backend is not None:
-        raise NotImplementedError(
-            f"backend={backend!r} cannot run this call: "
-            + "; ".join(explanation.reasons[backend])
-        )
-    raise NotImplementedError("no flash_ext backend can run this call:\n" + str(explanation))
+    """The name of the backend that runs `call`, or an error listing every backend's reasons."""
+    return _C.select_backend(call, backend, True)
+
+
+def set_backends(table: tuple[Backend, ...]) -> None:
+    """Makes `table` the one selection uses (in C++) and BACKENDS: for tests that simulate
+    other builds."""
+    global BACKENDS, BACKEND_NAMES
+    _C.set_backends(table)
+    BACKENDS = tuple(table)
+    BACKEND_NAMES = tuple(b.name for b in table)
+
+
+set_backends(BACKENDS)

@@ -1,49 +1,26 @@
 """Public entry points: SDPA-style `attention`, `attention_varlen`, and the flash-attn 2.x
-compatible functions. Each validates, selects a backend (dispatch.py) and runs it."""
+compatible functions. Each forwards its arguments to one C++ call (csrc/api/entry.cpp) that
+validates them, selects a backend (dispatch.py's table) and runs its kernel; under
+torch.compile the same C++ is the composite op flash_ext::attention. Only the Python backends,
+math and flex, run here, when asked for by name."""
 
 from __future__ import annotations
 
 import torch
 from torch import Tensor
 
-from flash_ext import checks
-from flash_ext.dispatch import Explanation, describe_call, explain_call, select_backend
+from flash_ext import _C
+from flash_ext.dispatch import BACKENDS, Explanation
 from flash_ext.flex import sdpa as flex_sdpa
 from flash_ext.ops import ops
 from flash_ext.reference import attention_ref, attention_varlen_ref
 
-SDPA_LAYOUT = "(batch, heads, seqlen, head_dim)"
-FLASH_LAYOUT = "(batch, seqlen, heads, head_dim)"
-VARLEN_LAYOUT = "(total_tokens, heads, head_dim)"
-
-
-def _dropout_seed(dropout_p: float, device: torch.device) -> Tensor | None:
-    """(seed, offset) drawn on the query's device from torch's generator there: reproducible
-    under torch.manual_seed, and on CUDA drawn afresh by every CUDA graph replay."""
-    if dropout_p == 0:
-        return None
-    return torch.randint(0, 2**62, (2,), dtype=torch.int64, device=device)
-
-
-def _additive_bias(attn_mask: Tensor | None, dtype: torch.dtype) -> Tensor | None:
-    """attn_mask as the mem_eff kernels take it: an additive bias of the query's dtype, a bool
-    mask 0 where True and -inf where False."""
-    if attn_mask is None or attn_mask.dtype == dtype:
-        return attn_mask
-    if attn_mask.dtype == torch.bool:
-        return torch.zeros_like(attn_mask, dtype=dtype).masked_fill_(~attn_mask, float("-inf"))
-    return attn_mask.to(dtype)
-
-
-def _positive_scale(q: Tensor, scale: float) -> tuple[Tensor, float]:
-    """(q, scale) as the kernels take them, scale > 0: they mask and take row maxima on the
-    unscaled scores q.k. scale * q.k = (-scale) * (-q).k, and a zero scale is (0 q).k with scale
-    1; both differentiable, so autograd carries the gradient of q back through the fold."""
-    if scale > 0:
-        return q, scale
-    if scale < 0:
-        return -q, -scale
-    return q * 0, 1.0
+_attention = _C.attention
+_is_compiling = torch.compiler.is_compiling
+#: Backends that run in Python (the others are kernels run by _C.attention).
+PYTHON_BACKENDS = ("math", "flex")
+# The entry kinds of _C's functions: SDPA's or flash-attn's argument meanings, dense or varlen.
+_SDPA, _FLASH, _SDPA_VARLEN, _FLASH_VARLEN = range(4)
 
 
 def _math_dropout_keep(dropout_p: float, shape: tuple[int, ...], device) -> Tensor | None:
@@ -52,61 +29,50 @@ def _math_dropout_keep(dropout_p: float, shape: tuple[int, ...], device) -> Tens
     return torch.rand(shape, device=device) >= dropout_p
 
 
-class _Call:
-    """A validated dense call on (B, H, S, D) views, shared by the SDPA- and flash-style APIs."""
-
-    def __init__(self, q, k, v, attn_mask, dropout_p, scale, window, alibi_slopes, softcap,
-                 bottom_right, deterministic):
-        self.q, self.k, self.v, self.attn_mask = q, k, v, attn_mask
-        self.dropout_p, self.scale, self.window = float(dropout_p), scale, window
-        self.alibi_slopes, self.softcap = alibi_slopes, float(softcap)
-        self.bottom_right, self.deterministic = bottom_right, deterministic
-
-    def describe(self, varlen: bool = False):
-        mask_grad = self.attn_mask is not None and self.attn_mask.requires_grad
-        mask_grad = mask_grad and torch.is_grad_enabled()
-        needs_grad = torch.is_grad_enabled() and any(t.requires_grad
-                                                     for t in (self.q, self.k, self.v))
-        return describe_call(self.q, self.attn_mask, self.dropout_p, self.window,
-                             self.alibi_slopes, self.softcap, varlen, mask_grad, needs_grad)
-
-    def run(self, backend: str | None) -> tuple[Tensor, Tensor]:
-        name = select_backend(self.describe(), backend)
-        scale = self.q.shape[-1] ** -0.5 if self.scale is None else float(self.scale)
-        if name == "math":
-            keep = _math_dropout_keep(self.dropout_p, self.q.shape[:3] + self.k.shape[2:3],
-                                      self.q.device)
-            return attention_ref(self.q, self.k, self.v, attn_mask=self.attn_mask,
-                                 window_size=self.window, bottom_right=self.bottom_right,
-                                 scale=scale, alibi_slopes=self.alibi_slopes,
-                                 softcap=self.softcap, dropout_p=self.dropout_p,
+def _run(query, key, value, attn_mask, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k,
+         dropout_p, is_causal, scale, enable_gqa, window_size, alibi_slopes, softcap,
+         deterministic, backend, kind) -> tuple[Tensor, Tensor]:
+    """The path off the hot one: a backend named, or tracing under torch.compile (which sees the
+    composite ops instead of _C's raw functions)."""
+    varlen, flash_api = kind >= _SDPA_VARLEN, kind in (_FLASH, _FLASH_VARLEN)
+    if _is_compiling():
+        left, right = window_size
+        args = (query, key, value, attn_mask, cu_seqlens_q, cu_seqlens_k, max_seqlen_q or 0,
+                max_seqlen_k or 0, dropout_p, is_causal, scale, enable_gqa, left, right,
+                alibi_slopes, softcap, deterministic, backend, flash_api)
+        if backend not in PYTHON_BACKENDS:
+            return ops.attention(*args)
+        ops.check_attention(*args)
+        q, k, v = (t.transpose(1, 2) for t in (query, key, value)) if kind == _FLASH else (
+            query, key, value)
+        right = 0 if is_causal else right
+        scale = q.shape[-1] ** -0.5 if scale is None else scale
+    else:
+        args = (query, key, value, attn_mask, cu_seqlens_q, cu_seqlens_k, max_seqlen_q,
+                max_seqlen_k, dropout_p, is_causal, scale, enable_gqa, window_size, alibi_slopes,
+                softcap, deterministic, backend, kind)
+        if backend not in PYTHON_BACKENDS:
+            return _attention(*args)
+        q, k, v, left, right, scale = _C.prepare(*args)
+    if backend == "flex":
+        out, lse = flex_sdpa.attention(q, k, v, attn_mask, (left, right), flash_api, scale,
+                                       alibi_slopes, float(softcap))
+    elif varlen:
+        batch = cu_seqlens_q.numel() - 1
+        keep = _math_dropout_keep(dropout_p, (batch, q.shape[1], max_seqlen_q, max_seqlen_k),
+                                  q.device)
+        out, lse = attention_varlen_ref(q, k, v, cu_seqlens_q, cu_seqlens_k,
+                                        window_size=(left, right), bottom_right=flash_api,
+                                        scale=scale, alibi_slopes=alibi_slopes,
+                                        softcap=float(softcap), dropout_p=float(dropout_p),
+                                        dropout_keep=keep, compute_dtype=None)
+    else:
+        keep = _math_dropout_keep(dropout_p, q.shape[:3] + k.shape[2:3], q.device)
+        out, lse = attention_ref(q, k, v, attn_mask=attn_mask, window_size=(left, right),
+                                 bottom_right=flash_api, scale=scale, alibi_slopes=alibi_slopes,
+                                 softcap=float(softcap), dropout_p=float(dropout_p),
                                  dropout_keep=keep, compute_dtype=None)
-        if name == "flex":
-            return flex_sdpa.attention(self.q, self.k, self.v, self.attn_mask, self.window,
-                                       self.bottom_right, scale, self.alibi_slopes, self.softcap)
-        seed = _dropout_seed(self.dropout_p, self.q.device)
-        q, scale = _positive_scale(self.q, scale)
-        if name == "mem_eff":
-            return ops.mem_eff_fwd(q, self.k, self.v,
-                                   _additive_bias(self.attn_mask, self.q.dtype), None, None, 0, 0,
-                                   self.alibi_slopes, seed, self.dropout_p, scale,
-                                   self.window[0], self.window[1], self.bottom_right,
-                                   self.deterministic)
-        return ops.attention_fwd(q, self.k, self.v, self.attn_mask, self.alibi_slopes, seed,
-                                 self.dropout_p, scale, self.window[0], self.window[1],
-                                 self.bottom_right, self.softcap, self.deterministic)
-
-
-def _sdpa_call(query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa,
-               window_size, alibi_slopes, softcap, deterministic) -> _Call:
-    checks.check_qkv(query, key, value, ("query", "key", "value"), SDPA_LAYOUT, heads_dim=1,
-                     allow_gqa=enable_gqa)
-    checks.check_attn_mask(attn_mask, query, key.shape[2])
-    left, right = checks.check_options(query, query.shape[0], query.shape[1], dropout_p, scale,
-                                       window_size, alibi_slopes, softcap)
-    window = (left, 0 if is_causal else right)
-    return _Call(query, key, value, attn_mask, dropout_p, scale, window, alibi_slopes, softcap,
-                 False, deterministic)
+    return (out.transpose(1, 2), lse) if kind == _FLASH else (out, lse)
 
 
 def attention(
@@ -137,9 +103,14 @@ def attention(
     Returns out (B, Hq, Sq, D), or (out, lse) with return_lse, lse (B, Hq, Sq) float32.
     backend: force "cpu", "flash", "mem_eff", "flex" or "math"; explain() says what runs.
     """
-    call = _sdpa_call(query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa,
-                      window_size, alibi_slopes, softcap, deterministic)
-    out, lse = call.run(backend)
+    if backend is None and not _is_compiling():
+        out, lse = _attention(query, key, value, attn_mask, None, None, None, None, dropout_p,
+                              is_causal, scale, enable_gqa, window_size, alibi_slopes, softcap,
+                              deterministic, None, _SDPA)
+    else:
+        out, lse = _run(query, key, value, attn_mask, None, None, None, None, dropout_p,
+                        is_causal, scale, enable_gqa, window_size, alibi_slopes, softcap,
+                        deterministic, backend, _SDPA)
     return (out, lse) if return_lse else out
 
 
@@ -165,47 +136,10 @@ def explain(
 
     `varlen=True` explains attention_varlen on the same features. print() it for a summary.
     """
-    call = _sdpa_call(query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa,
-                      window_size, alibi_slopes, softcap, deterministic)
-    return explain_call(call.describe(varlen), backend)
-
-
-def _varlen(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, dropout_p, scale,
-            window, alibi_slopes, softcap, bottom_right, deterministic, backend):
-    """Validated run of packed (total, H, D) tensors; window already includes causal."""
-    left, right = window
-    call = _Call(q, k, v, None, dropout_p, scale, (left, right), alibi_slopes, softcap,
-                 bottom_right, deterministic)
-    name = select_backend(call.describe(varlen=True), backend)
-    scale = q.shape[-1] ** -0.5 if scale is None else float(scale)
-    if name == "math":
-        checks.check_cu_seqlens_values(cu_seqlens_q, "cu_seqlens_q", q.shape[0], max_seqlen_q)
-        checks.check_cu_seqlens_values(cu_seqlens_k, "cu_seqlens_k", k.shape[0], max_seqlen_k)
-        batch = cu_seqlens_q.numel() - 1
-        keep = _math_dropout_keep(call.dropout_p, (batch, q.shape[1], max_seqlen_q, max_seqlen_k),
-                                  q.device)
-        return attention_varlen_ref(q, k, v, cu_seqlens_q, cu_seqlens_k, window_size=(left, right),
-                                    bottom_right=bottom_right, scale=scale,
-                                    alibi_slopes=alibi_slopes, softcap=call.softcap,
-                                    dropout_p=call.dropout_p, dropout_keep=keep,
-                                    compute_dtype=None)
-    seed = _dropout_seed(call.dropout_p, q.device)
-    q, scale = _positive_scale(q, scale)
-    if name == "mem_eff":
-        return ops.mem_eff_fwd(q, k, v, None, cu_seqlens_q, cu_seqlens_k, max_seqlen_q,
-                               max_seqlen_k, alibi_slopes, seed, call.dropout_p, scale, left,
-                               right, bottom_right, deterministic)
-    return ops.attention_varlen_fwd(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q,
-                                    max_seqlen_k, alibi_slopes, seed, call.dropout_p, scale, left,
-                                    right, bottom_right, call.softcap, deterministic)
-
-
-def _check_varlen(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, dropout_p,
-                  scale, window_size, alibi_slopes, softcap, names, allow_gqa=True):
-    checks.check_qkv(q, k, v, names, VARLEN_LAYOUT, heads_dim=1, allow_gqa=allow_gqa)
-    checks.check_cu_seqlens(cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, q)
-    return checks.check_options(q, cu_seqlens_q.numel() - 1, q.shape[1], dropout_p, scale,
-                                window_size, alibi_slopes, softcap)
+    selected, reasons = _C.explain(query, key, value, attn_mask, None, None, None, None,
+                                   dropout_p, is_causal, scale, enable_gqa, window_size,
+                                   alibi_slopes, softcap, deterministic, backend, _SDPA, varlen)
+    return Explanation(selected, {b.name: why for b, why in zip(BACKENDS, reasons)})
 
 
 def attention_varlen(
@@ -236,13 +170,14 @@ def attention_varlen(
     sequence, as in attention(). No attn_mask. Returns out (Tq, Hq, D), and lse (Hq, Tq) with
     return_lse.
     """
-    names = ("query", "key", "value")
-    left, right = _check_varlen(query, key, value, cu_seqlens_q, cu_seqlens_k, max_seqlen_q,
-                                max_seqlen_k, dropout_p, scale, window_size, alibi_slopes,
-                                softcap, names, allow_gqa=enable_gqa)
-    out, lse = _varlen(query, key, value, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k,
-                       dropout_p, scale, (left, 0 if is_causal else right), alibi_slopes, softcap,
-                       False, deterministic, backend)
+    if backend is None and not _is_compiling():
+        out, lse = _attention(query, key, value, None, cu_seqlens_q, cu_seqlens_k, max_seqlen_q,
+                              max_seqlen_k, dropout_p, is_causal, scale, enable_gqa, window_size,
+                              alibi_slopes, softcap, deterministic, None, _SDPA_VARLEN)
+    else:
+        out, lse = _run(query, key, value, None, cu_seqlens_q, cu_seqlens_k, max_seqlen_q,
+                        max_seqlen_k, dropout_p, is_causal, scale, enable_gqa, window_size,
+                        alibi_slopes, softcap, deterministic, backend, _SDPA_VARLEN)
     return (out, lse) if return_lse else out
 
 
@@ -251,22 +186,18 @@ def attention_varlen(
 # does not materialize the attention probabilities.
 
 
-def _flash_result(out: Tensor, lse: Tensor, return_attn_probs: bool):
-    return (out, lse, None) if return_attn_probs else out
-
-
 def flash_attn_func(q, k, v, dropout_p=0.0, softmax_scale=None, causal=False,
                     window_size=(-1, -1), softcap=0.0, alibi_slopes=None, deterministic=False,
                     return_attn_probs=False):
     """flash_attn.flash_attn_func: q (B, Sq, Hq, D), k and v (B, Sk, Hkv, D)."""
-    checks.check_qkv(q, k, v, ("q", "k", "v"), FLASH_LAYOUT, heads_dim=2)
-    qt, kt, vt = (t.transpose(1, 2) for t in (q, k, v))
-    left, right = checks.check_options(q, q.shape[0], q.shape[2], dropout_p, softmax_scale,
-                                       window_size, alibi_slopes, softcap)
-    call = _Call(qt, kt, vt, None, dropout_p, softmax_scale, (left, 0 if causal else right),
-                 alibi_slopes, softcap, True, deterministic)
-    out, lse = call.run(None)
-    return _flash_result(out.transpose(1, 2), lse, return_attn_probs)
+    if not _is_compiling():
+        out, lse = _attention(q, k, v, None, None, None, None, None, dropout_p, causal,
+                              softmax_scale, True, window_size, alibi_slopes, softcap,
+                              deterministic, None, _FLASH)
+    else:
+        out, lse = _run(q, k, v, None, None, None, None, None, dropout_p, causal, softmax_scale,
+                        True, window_size, alibi_slopes, softcap, deterministic, None, _FLASH)
+    return (out, lse, None) if return_attn_probs else out
 
 
 def flash_attn_qkvpacked_func(qkv, dropout_p=0.0, softmax_scale=None, causal=False,
@@ -297,14 +228,15 @@ def flash_attn_varlen_func(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, ma
     if block_table is not None:
         raise NotImplementedError("block_table (paged KV cache) is not supported yet; "
                                   "pass block_table=None")
-    names = ("q", "k", "v")
-    left, right = _check_varlen(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k,
-                                dropout_p, softmax_scale, window_size, alibi_slopes, softcap,
-                                names)
-    out, lse = _varlen(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k,
-                       dropout_p, softmax_scale, (left, 0 if causal else right), alibi_slopes,
-                       softcap, True, deterministic, None)
-    return _flash_result(out, lse, return_attn_probs)
+    if not _is_compiling():
+        out, lse = _attention(q, k, v, None, cu_seqlens_q, cu_seqlens_k, max_seqlen_q,
+                              max_seqlen_k, dropout_p, causal, softmax_scale, True, window_size,
+                              alibi_slopes, softcap, deterministic, None, _FLASH_VARLEN)
+    else:
+        out, lse = _run(q, k, v, None, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k,
+                        dropout_p, causal, softmax_scale, True, window_size, alibi_slopes,
+                        softcap, deterministic, None, _FLASH_VARLEN)
+    return (out, lse, None) if return_attn_probs else out
 
 
 def flash_attn_varlen_qkvpacked_func(qkv, cu_seqlens, max_seqlen, dropout_p=0.0,

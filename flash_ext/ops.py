@@ -1,7 +1,8 @@
-"""Loads the compiled ops (torch.ops.flash_ext.*) and registers their fake and autograd parts.
+"""Loads the compiled ops (torch.ops.flash_ext.*) and registers their fake implementations.
 
-The schemas and the CPU/CUDA implementations live in csrc/api; here each op gets a fake
-(meta) implementation for torch.compile and fake tensors, and the forward ops get autograd.
+The schemas, the CPU/CUDA implementations and autograd live in csrc/api; here each kernel op
+gets a fake (meta) implementation for torch.compile and fake tensors. The composite entry ops
+(attention, check_attention) need none: they trace into the kernel ops.
 """
 
 from __future__ import annotations
@@ -100,76 +101,3 @@ def _cpu_dropout_keep_mask_fake(dropout_seed, batch, heads, seqlen_q, seqlen_k, 
 @torch.library.register_fake("flash_ext::flash_dropout_keep_mask")
 def _flash_dropout_keep_mask_fake(q, k, dropout_seed, dropout_p):
     return q.new_empty((q.shape[0], q.shape[1], q.shape[2], k.shape[2]), dtype=torch.bool)
-
-
-# Autograd: the backward ops recompute the probabilities from (q, k, lse) and replay dropout.
-# lse is an output for inspection only: it is marked non-differentiable, so a loss through it
-# raises instead of silently getting no gradient.
-
-
-def _setup_dense(ctx, inputs, output):
-    (q, k, v, attn_mask, alibi_slopes, dropout_seed, dropout_p, scale, window_left,
-     window_right, bottom_right, softcap, deterministic) = inputs
-    out, lse = output
-    ctx.save_for_backward(q, k, v, out, lse, attn_mask, alibi_slopes, dropout_seed)
-    ctx.options = (dropout_p, scale, window_left, window_right, bottom_right, softcap,
-                   deterministic)
-    ctx.mark_non_differentiable(lse)
-
-
-def _backward_dense(ctx, grad_out, grad_lse):
-    q, k, v, out, lse, attn_mask, alibi_slopes, dropout_seed = ctx.saved_tensors
-    dq, dk, dv = ops.attention_bwd(grad_out, q, k, v, out, lse, attn_mask, alibi_slopes,
-                                   dropout_seed, *ctx.options)
-    return (dq, dk, dv) + (None,) * 10
-
-
-def _setup_varlen(ctx, inputs, output):
-    (q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, alibi_slopes, dropout_seed,
-     dropout_p, scale, window_left, window_right, bottom_right, softcap, deterministic) = inputs
-    out, lse = output
-    ctx.save_for_backward(q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, alibi_slopes,
-                          dropout_seed)
-    ctx.options = (dropout_p, scale, window_left, window_right, bottom_right, softcap,
-                   deterministic)
-    ctx.max_seqlens = (max_seqlen_q, max_seqlen_k)
-    ctx.mark_non_differentiable(lse)
-
-
-def _backward_varlen(ctx, grad_out, grad_lse):
-    q, k, v, out, lse, cu_q, cu_k, alibi_slopes, dropout_seed = ctx.saved_tensors
-    dq, dk, dv = ops.attention_varlen_bwd(grad_out, q, k, v, out, lse, cu_q, cu_k,
-                                          *ctx.max_seqlens, alibi_slopes, dropout_seed,
-                                          *ctx.options)
-    return (dq, dk, dv) + (None,) * 13
-
-
-def _setup_mem_eff(ctx, inputs, output):
-    (q, k, v, attn_bias, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, alibi_slopes,
-     dropout_seed, dropout_p, scale, window_left, window_right, bottom_right,
-     deterministic) = inputs
-    out, lse = output
-    ctx.save_for_backward(q, k, v, out, lse, attn_bias, cu_seqlens_q, cu_seqlens_k,
-                          alibi_slopes, dropout_seed)
-    ctx.max_seqlens = (max_seqlen_q, max_seqlen_k)
-    ctx.options = (dropout_p, scale, window_left, window_right, bottom_right, deterministic)
-    ctx.mark_non_differentiable(lse)
-
-
-def _backward_mem_eff(ctx, grad_out, grad_lse):
-    q, k, v, out, lse, attn_bias, cu_q, cu_k, alibi_slopes, dropout_seed = ctx.saved_tensors
-    bias_requires_grad = ctx.needs_input_grad[3]
-    dq, dk, dv, dbias = ops.mem_eff_bwd(grad_out, q, k, v, out, lse, attn_bias,
-                                        bias_requires_grad, cu_q, cu_k, *ctx.max_seqlens,
-                                        alibi_slopes, dropout_seed, *ctx.options)
-    # The kernels give the bias gradient of every (b, h, i, j); a broadcast bias sums it.
-    grad_bias = dbias.sum_to_size(attn_bias.shape) if bias_requires_grad else None
-    return (dq, dk, dv, grad_bias) + (None,) * 12
-
-
-torch.library.register_autograd("flash_ext::attention_fwd", _backward_dense,
-                                setup_context=_setup_dense)
-torch.library.register_autograd("flash_ext::attention_varlen_fwd", _backward_varlen,
-                                setup_context=_setup_varlen)
-torch.library.register_autograd("flash_ext::mem_eff_fwd", _backward_mem_eff,
-                                setup_context=_setup_mem_eff)

@@ -8,13 +8,13 @@ import pytest
 import torch
 
 import flash_ext
+from flash_ext import dispatch
 from flash_ext.dispatch import (
     BACKENDS,
     FLASH_KERNEL_HEAD_DIMS,
     HALF_DTYPES,
     AttentionCall,
     Backend,
-    describe_call,
     select_backend,
 )
 from flash_ext.ops import FLASH_DTYPES, FLASH_HDIMS
@@ -60,9 +60,8 @@ def test_math_on_request():
 
 
 def test_feature_reasons():
-    q = torch.randn(1, 2, 8, 16, dtype=torch.float16)
-    call = describe_call(q, attn_mask=torch.zeros(8, 8), dropout_p=0.1, window_size=(4, 0),
-                         alibi_slopes=torch.ones(2), softcap=1.0, varlen=True)
+    call = AttentionCall("cpu", torch.float16, 16, mask="additive", dropout=True, window=True,
+                         alibi=True, softcap=True, varlen=True)
     mem_eff = dict((b.name, b) for b in BACKENDS)["mem_eff"]
     reasons = " ".join(mem_eff.not_supported_reasons(call))
     assert "softcap (not supported)" in reasons and "alibi_slopes" not in reasons
@@ -107,11 +106,19 @@ def test_flash_build_subset():
         "not built: bfloat16 kernels not in this build (FLASH_EXT_DTYPES=fp16)"]
 
 
-def test_needs_grad_follows_grad_mode(monkeypatch):
+@pytest.fixture
+def use_backends():
+    """dispatch.set_backends for one test: selection as with another table (another build)."""
+    original = dispatch.BACKENDS
+    yield dispatch.set_backends
+    dispatch.set_backends(original)
+
+
+def test_needs_grad_follows_grad_mode(use_backends):
     """A backend without a backward (none today: the cpu one stands in) refuses inputs that
     require grad, only while grad mode is on."""
     forward_only = tuple(dataclasses.replace(b, backward=b.name != "cpu") for b in BACKENDS)
-    monkeypatch.setattr(flash_ext.dispatch, "BACKENDS", forward_only)
+    use_backends(forward_only)
     q = torch.randn(1, 2, 8, 16)
     reason = "backward not implemented yet (inputs require grad)"
     assert reason not in flash_ext.explain(q, q, q).reasons["cpu"]
@@ -144,13 +151,12 @@ def test_mem_eff_capabilities():
 
 
 @pytest.fixture
-def cuda_build(monkeypatch):
+def cuda_build(use_backends):
     """Selection as on a CUDA build with every flash and mem_eff kernel."""
     built = {"flash": cuda_backend("flash", built_head_dims=FLASH_KERNEL_HEAD_DIMS,
                                    built_dtypes=HALF_DTYPES),
              "mem_eff": cuda_backend("mem_eff")}
-    monkeypatch.setattr(flash_ext.dispatch, "BACKENDS",
-                        tuple(built.get(b.name, b) for b in BACKENDS))
+    use_backends(tuple(built.get(b.name, b) for b in BACKENDS))
 
 
 @pytest.mark.parametrize("call, selected", [

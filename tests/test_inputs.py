@@ -108,12 +108,12 @@ def varlen(cu_q, cu_k, max_q=8, max_k=8, total_q=10, total_k=10):
 def test_cu_seqlens():
     raises(ValueError, r"cu_seqlens_q has 3 entries and cu_seqlens_k 2", varlen, [0, 5, 10],
            [0, 10])
-    raises(RuntimeError, r"cu_seqlens_q must be non-decreasing, got 6 then 4 at index 1", varlen,
+    raises(ValueError, r"cu_seqlens_q must be non-decreasing, got 6 then 4 at index 1", varlen,
            [0, 6, 4, 10], [0, 3, 6, 10])
-    raises(RuntimeError, r"cu_seqlens_k\[-1\] must equal the packed total 10, got 9", varlen,
+    raises(ValueError, r"cu_seqlens_k\[-1\] must equal the packed total 10, got 9", varlen,
            [0, 5, 10], [0, 5, 9])
-    raises(RuntimeError, r"cu_seqlens_q\[0\] must be 0, got 1", varlen, [1, 5, 10], [0, 5, 10])
-    raises(RuntimeError, r"sequence 0 has length 9 in cu_seqlens_q, more than its max_seqlen 8",
+    raises(ValueError, r"cu_seqlens_q\[0\] must be 0, got 1", varlen, [1, 5, 10], [0, 5, 10])
+    raises(ValueError, r"sequence 0 has length 9 in cu_seqlens_q, more than its max_seqlen 8",
            varlen, [0, 9, 10], [0, 5, 10])
     q = torch.randn(10, 2, 16)
     raises(ValueError, r"cu_seqlens_q must be a 1-D int32 tensor of batch \+ 1 offsets, got "
@@ -125,17 +125,18 @@ def test_cu_seqlens():
 
 
 def test_op_checks_direct_calls():
-    """The ops guard the kernels on their own, for callers that skip the Python layer."""
+    """The ops guard the kernels on their own, for callers that skip the Python layer, with the
+    same checks in their own names."""
     q, k, v = qkv()
     op = torch.ops.flash_ext.attention_fwd
-    with pytest.raises(RuntimeError, match=r"q heads \(4\) must be a multiple of k/v heads \(3\)"):
+    with pytest.raises(ValueError, match=r"q has 4 heads, not a multiple of the 3 heads of k and"):
         op(q, k[:, :3], v[:, :3], None, None, None, 0.0, 1.0, -1, -1, False, 0.0, False)
-    with pytest.raises(RuntimeError, match=r"dropout_p > 0 needs dropout_seed"):
+    with pytest.raises(ValueError, match=r"dropout_p > 0 needs dropout_seed"):
         op(q, k, v, None, None, None, 0.5, 1.0, -1, -1, False, 0.0, False)
-    with pytest.raises(RuntimeError, match=r"window sizes must be >= 0 or -1"):
+    with pytest.raises(ValueError, match=r"window_size left must be an int >= 0, or -1"):
         op(q, k, v, None, None, None, 0.0, 1.0, -3, -1, False, 0.0, False)
     for scale, shown in ((-0.5, "-0.5"), (0.0, "0")):
-        with pytest.raises(RuntimeError,
+        with pytest.raises(ValueError,
                            match=rf"the ops' scale must be finite and > 0 .*got {shown}$"):
             op(q, k, v, None, None, None, 0.0, scale, -1, -1, False, 0.0, False)
 
@@ -158,3 +159,34 @@ def test_empty_varlen():
     q = torch.randn(0, 2, 16)
     out = flash_ext.attention_varlen(q, q, q, cu, cu, 0, 0)
     assert out.shape == (0, 2, 16)
+
+
+def test_head_dim_zero():
+    q, k, v = qkv((2, 4, 8, 0), (2, 4, 8, 0))
+    raises(ValueError, r"head_dim must be positive, got query of shape \(2, 4, 8, 0\)",
+           flash_ext.attention, q, k, v)
+    raises(ValueError, r"head_dim must be positive, got q of shape \(2, 8, 4, 0\)",
+           flash_ext.flash_attn_func, q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2))
+    empty = torch.randn(0, 2, 0)
+    cu = torch.tensor([0, 0], dtype=torch.int32)
+    raises(ValueError, r"head_dim must be positive", flash_ext.attention_varlen, empty, empty,
+           empty, cu, cu, 0, 0)
+
+
+def test_argument_types():
+    """What only the Python objects show: a wrong type named with its argument."""
+    q, k, v = qkv()
+    raises(TypeError, r"attn_mask must be a torch.Tensor or None, got list", flash_ext.attention,
+           q, k, v, attn_mask=[[True]])
+    raises(ValueError, r"dropout_p must be a number in \[0, 1\), got '0.1'", flash_ext.attention,
+           q, k, v, dropout_p="0.1")
+    raises(ValueError, r"softmax_scale must be None or a finite number, got nan",
+           flash_ext.flash_attn_func, q, k, v, softmax_scale=float("nan"))
+    raises(TypeError, r"backend must be a str or None, got int", flash_ext.attention, q, k, v,
+           backend=3)
+    raises(TypeError, r"cu_seqlens_k must be a torch.Tensor, got NoneType",
+           flash_ext.attention_varlen, q[0], k[0], v[0], torch.tensor([0, 4], dtype=torch.int32),
+           None, 4, 4)
+    # A window given as a tensor of two ints, as some models and flash-attn's tests pass it.
+    torch.testing.assert_close(flash_ext.attention(q, k, v, window_size=torch.tensor([2, 0])),
+                               flash_ext.attention(q, k, v, window_size=(2, 0)))

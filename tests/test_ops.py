@@ -125,6 +125,37 @@ def test_compile_dropout_reproducible():
     assert not torch.equal(a, c)
 
 
+@pytest.mark.parametrize("entry", ["dense", "varlen"])
+def test_double_backward_raises(entry):
+    """create_graph gives the first-order gradients (their values unchanged); differentiating
+    them again raises instead of returning a silently wrong second derivative."""
+    if entry == "dense":
+        q, k, v = dense_args()[:3]
+        def f(q, k, v):
+            return flash_ext.attention(q, k, v, is_causal=True, enable_gqa=True)
+    else:
+        q, k, v, cu = varlen_args()[:4]
+        def f(q, k, v):
+            return flash_ext.attention_varlen(q, k, v, cu, cu, 7, 7, is_causal=True,
+                                              enable_gqa=True)
+    out = f(q, k, v)
+    weight = torch.randn_like(out)
+    grads = torch.autograd.grad(out, (q, k, v), weight, create_graph=True)
+    plain = torch.autograd.grad(f(q, k, v), (q, k, v), weight)
+    for a, b in zip(grads, plain):
+        assert a.requires_grad and torch.equal(a, b)
+    with pytest.raises(RuntimeError, match="flash_ext: attention has no second derivative"):
+        torch.autograd.grad(grads[0].sum(), q)
+
+
+def test_double_backward_raises_mem_eff(mem_eff_on_cpu):
+    q, k, v, bias = mem_eff_args(torch.float32)[:4]
+    out = flash_ext.attention(q, k, v, bias, enable_gqa=True)
+    (grad_bias,) = torch.autograd.grad(out.sum(), bias, create_graph=True)
+    with pytest.raises(RuntimeError, match="flash_ext: attention has no second derivative"):
+        grad_bias.sum().backward()
+
+
 def test_lse_is_not_differentiable():
     q, k, v = dense_args()[:3]
     out, lse = flash_ext.attention(q, k, v, return_lse=True, enable_gqa=True)
@@ -175,17 +206,21 @@ def _mem_eff_bwd_cpu(grad_out, q, k, v, out, lse, attn_bias, bias_requires_grad,
 
 
 @pytest.fixture
-def mem_eff_on_cpu(monkeypatch):
+def mem_eff_on_cpu():
     """Selection as on a CUDA build with the mem_eff kernels, for CPU tensors, which run the
     stand-ins. mem_eff comes before cpu in the table, so it takes every call it supports."""
     table = tuple(
         dataclasses.replace(b, devices=frozenset({"cpu"}), unavailable=None)
         if b.name == "mem_eff" else b for b in dispatch.BACKENDS)
-    monkeypatch.setattr(dispatch, "BACKENDS", table)
-    with torch.library._scoped_library("flash_ext", "IMPL") as lib:
-        lib.impl("mem_eff_fwd", _mem_eff_fwd_cpu, "CPU")
-        lib.impl("mem_eff_bwd", _mem_eff_bwd_cpu, "CPU")
-        yield
+    original = dispatch.BACKENDS
+    dispatch.set_backends(table)
+    try:
+        with torch.library._scoped_library("flash_ext", "IMPL") as lib:
+            lib.impl("mem_eff_fwd", _mem_eff_fwd_cpu, "CPU")
+            lib.impl("mem_eff_bwd", _mem_eff_bwd_cpu, "CPU")
+            yield
+    finally:
+        dispatch.set_backends(original)
 
 
 class _OpCalls(TorchDispatchMode):

@@ -1,9 +1,23 @@
 // The flash_ext op schemas, defined once; backends register implementations per dispatch key
-// (cpu_ops.cpp, ...), and flash_ext/ops.py registers fake and autograd implementations.
-#include <Python.h>
+// (cpu_ops.cpp, ...), autograd.cpp their autograd, entry.cpp the composite entry ops, and
+// flash_ext/ops.py the fake implementations.
 #include <torch/library.h>
 
+// The entry ops' arguments: flash_ext.attention's and attention_varlen's, window_size split, and
+// flash_api for the flash_attn_* functions' meaning (q (B, S, H, D), bottom-right causal).
+#define FLASH_EXT_ENTRY_ARGS                                                                   \
+  "(Tensor query, Tensor key, Tensor value, Tensor? attn_mask, Tensor? cu_seqlens_q, "         \
+  "Tensor? cu_seqlens_k, int max_seqlen_q, int max_seqlen_k, float dropout_p, bool is_causal, " \
+  "float? scale, bool enable_gqa, int window_left, int window_right, Tensor? alibi_slopes, "   \
+  "float softcap, bool deterministic, str? backend, bool flash_api)"
+
 TORCH_LIBRARY(flash_ext, m) {
+  // What flash_ext.attention and the other Python entry points do (entry.cpp): validate,
+  // choose a kernel backend, run it; (out, lse) with out in the caller's layout. Composite: under
+  // torch.compile it traces into the forward op it runs. check_attention validates and selects
+  // alone, for the Python backends (math, flex).
+  m.def("attention" FLASH_EXT_ENTRY_ARGS " -> (Tensor out, Tensor lse)");
+  m.def("check_attention" FLASH_EXT_ENTRY_ARGS " -> ()");
   // Dense attention on q (B, Hq, Sq, D), k and v (B, Hkv, Sk, D), any strides. Returns out
   // (like q) and lse (B, Hq, Sq) fp32. window_right = 0 is causal; bottom_right aligns the
   // diagonal to the last key (offset Sk - Sq) instead of the first. `deterministic` is for the
@@ -56,32 +70,4 @@ TORCH_LIBRARY(flash_ext, m) {
   m.def(
       "flash_dropout_keep_mask(Tensor q, Tensor k, Tensor dropout_seed, float dropout_p) "
       "-> Tensor");
-}
-
-// `import flash_ext._C` loads this library, which registers the ops above. The constants tell
-// Python what was compiled in.
-PyMODINIT_FUNC PyInit__C() {
-  static PyModuleDef module = {PyModuleDef_HEAD_INIT, "_C", "flash_ext kernels", -1, nullptr};
-  PyObject* m = PyModule_Create(&module);
-  if (m == nullptr) return nullptr;
-#ifdef FLASH_EXT_CPU_AVX2
-  PyModule_AddStringConstant(m, "cpu_isa", "avx2");
-#else
-  PyModule_AddStringConstant(m, "cpu_isa", "generic");
-#endif
-#define FLASH_EXT_STRINGIFY(x) #x
-#define FLASH_EXT_TO_STRING(x) FLASH_EXT_STRINGIFY(x)
-#ifdef FLASH_EXT_CUDA_BACKENDS  // colon-separated names, e.g. flash:mem_eff
-  PyModule_AddStringConstant(m, "cuda_backends", FLASH_EXT_TO_STRING(FLASH_EXT_CUDA_BACKENDS));
-#else
-  PyModule_AddStringConstant(m, "cuda_backends", "");
-#endif
-#ifdef FLASH_EXT_FLASH_HDIMS  // the flash kernels built (setup.py): e.g. 64:128 and fp16:bf16
-  PyModule_AddStringConstant(m, "flash_hdims", FLASH_EXT_TO_STRING(FLASH_EXT_FLASH_HDIMS));
-  PyModule_AddStringConstant(m, "flash_dtypes", FLASH_EXT_TO_STRING(FLASH_EXT_FLASH_DTYPES));
-#else
-  PyModule_AddStringConstant(m, "flash_hdims", "");
-  PyModule_AddStringConstant(m, "flash_dtypes", "");
-#endif
-  return m;
 }

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "../dispatch.h"
 #include "../tensors.h"
 
 namespace flash_ext::gpu {
@@ -140,3 +141,19 @@ void check_launch(cudaError_t status, const char* what) {
 }
 
 }  // namespace flash_ext::gpu
+
+namespace flash_ext {
+namespace {
+
+std::pair<int, int> cuda_compute_capability(int device_index) {
+  int major = 0, minor = 0;
+  C10_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device_index));
+  C10_CUDA_CHECK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device_index));
+  return {major, minor};
+}
+
+// Backend selection (dispatch.cpp) asks this build's CUDA runtime for a device's capability.
+const bool capability_query_set = (set_capability_query(&cuda_compute_capability), true);
+
+}  // namespace
+}  // namespace flash_ext

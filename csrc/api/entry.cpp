@@ -1,0 +1,208 @@
+#include "entry.h"
+
+#include <ATen/ATen.h>
+#include <torch/library.h>
+
+#include <cmath>
+#include <limits>
+
+#include "autograd.h"
+#include "checks.h"
+#include "op_handles.h"
+
+namespace flash_ext {
+namespace {
+
+using at::Tensor;
+using OptTensor = std::optional<Tensor>;
+
+const ArgNames& entry_names(bool flash_api, bool varlen) {
+  static const ArgNames sdpa{"query", "key", "value", "(batch, heads, seqlen, head_dim)", 4, 1};
+  static const ArgNames flash{"q", "k", "v", "(batch, seqlen, heads, head_dim)", 4, 2};
+  static const ArgNames sdpa_varlen{"query", "key", "value", "(total_tokens, heads, head_dim)",
+                                    3, 1};
+  static const ArgNames flash_varlen{"q", "k", "v", "(total_tokens, heads, head_dim)", 3, 1};
+  if (varlen) return flash_api ? flash_varlen : sdpa_varlen;
+  return flash_api ? flash : sdpa;
+}
+
+// (seed, offset) drawn on q's device from torch's generator there: reproducible under
+// torch.manual_seed, and on CUDA drawn afresh by every CUDA graph replay.
+OptTensor dropout_seed(double dropout_p, const Tensor& q) {
+  if (dropout_p == 0.0) return std::nullopt;
+  return at::randint(0, int64_t{1} << 62, {2}, q.options().dtype(at::kLong));
+}
+
+// attn_mask as the mem_eff kernels take it: an additive bias of q's dtype; a bool mask is 0
+// where True and -inf where False. The conversion is differentiable.
+OptTensor additive_bias(const OptTensor& mask, at::ScalarType dtype) {
+  if (!mask.has_value() || mask->scalar_type() == dtype) return mask;
+  if (mask->scalar_type() == at::kBool) {
+    return at::zeros_like(*mask, mask->options().dtype(dtype))
+        .masked_fill_(mask->logical_not(), -std::numeric_limits<double>::infinity());
+  }
+  return mask->to(dtype);
+}
+
+}  // namespace
+
+Prepared heads_second(const Prepared& p) {
+  if (p.heads_dim == 1) return p;
+  return {p.q.transpose(1, 2), p.k.transpose(1, 2), p.v.transpose(1, 2), 1, p.window_left,
+          p.window_right, p.info};
+}
+
+Prepared prepare(const EntryArgs& a) {
+  const bool varlen = a.varlen();
+  const ArgNames& names = entry_names(a.flash_api, varlen);
+  check_qkv(a.query, a.key, a.value, names, a.flash_api || a.enable_gqa);
+  Prepared p{a.query, a.key, a.value, names.heads_dim, a.window_left, a.window_right, {}};
+  TORCH_CHECK_VALUE(varlen == a.cu_seqlens_k.has_value(), "cu_seqlens_q and cu_seqlens_k go "
+                    "together: both tensors (varlen) or both None (dense)");
+  if (varlen) {
+    check_cu_seqlens_layout(*a.cu_seqlens_q, *a.cu_seqlens_k, p.q);
+    check_max_seqlens(a.max_seqlen_q, a.max_seqlen_k);
+  }
+  if (a.attn_mask.has_value()) {
+    TORCH_CHECK_VALUE(!varlen && !a.flash_api, "attn_mask is only taken by flash_ext.attention");
+    check_attn_mask(*a.attn_mask, p.q, p.k.sym_size(2));
+  }
+  check_scalars(a.dropout_p, a.scale, a.softcap, a.window_left, a.window_right,
+                a.flash_api ? "softmax_scale" : "scale");
+  const c10::SymInt batch = varlen ? a.cu_seqlens_q->sym_numel() - 1 : p.q.sym_size(0);
+  if (a.alibi_slopes.has_value()) {
+    check_alibi(*a.alibi_slopes, p.q, batch, p.q.sym_size(p.heads_dim));
+  }
+  if (a.is_causal) p.window_right = 0;
+
+  CallInfo& c = p.info;
+  c.device = p.q.device().type();
+  c.dtype = p.q.scalar_type();
+  c.head_dim = p.q.sym_size(-1).guard_int(__FILE__, __LINE__);
+  if (c.device == c10::DeviceType::CUDA) {
+    if (const auto cc = compute_capability(p.q.get_device())) {
+      c.cc_major = cc->first;
+      c.cc_minor = cc->second;
+    }
+  }
+  const bool grad_mode = at::GradMode::is_enabled();
+  if (a.attn_mask.has_value()) {
+    c.mask = a.attn_mask->scalar_type() == at::kBool ? MaskKind::kBool : MaskKind::kAdditive;
+    c.mask_requires_grad = grad_mode && a.attn_mask->requires_grad();
+  }
+  c.dropout = a.dropout_p > 0.0;
+  c.window = p.window_left != -1 || p.window_right != -1;
+  c.alibi = a.alibi_slopes.has_value();
+  c.softcap = a.softcap > 0.0;
+  c.varlen = varlen;
+  c.needs_grad = grad_mode && (a.query.requires_grad() || a.key.requires_grad() ||
+                               a.value.requires_grad());
+  return p;
+}
+
+std::tuple<Tensor, Tensor> run_kernel(const EntryArgs& a, const Prepared& p,
+                                      const std::string& backend) {
+  // The kernels take scale > 0: they mask and take row maxima on the unscaled scores q.k.
+  // scale * q.k = (-scale) * (-q).k, and a zero scale is (0 q).k with scale 1; both
+  // differentiable, so autograd carries the gradient of q back through the fold.
+  double scale = a.scale.value_or(std::pow(static_cast<double>(p.info.head_dim), -0.5));
+  Tensor q = p.q;
+  if (scale < 0.0) {
+    q = q.neg();
+    scale = -scale;
+  } else if (scale == 0.0) {
+    q = q.mul(0);
+    scale = 1.0;
+  }
+  const OptTensor seed = dropout_seed(a.dropout_p, q);
+  const bool bottom_right = a.flash_api;
+  if (p.heads_dim == 2 && backend != "mem_eff") {
+    return attention_fwd_seq_first(q, p.k, p.v, a.alibi_slopes, seed, a.dropout_p, scale,
+                                   p.window_left, p.window_right, bottom_right, a.softcap,
+                                   a.deterministic);
+  }
+  const Prepared h = heads_second(p);
+  q = p.heads_dim == 2 ? q.transpose(1, 2) : q;
+  Tensor out, lse;
+  if (backend == "mem_eff") {
+    std::tie(out, lse) = op::mem_eff_fwd().call(
+        q, h.k, h.v, additive_bias(a.attn_mask, q.scalar_type()), a.cu_seqlens_q,
+        a.cu_seqlens_k, a.max_seqlen_q, a.max_seqlen_k, a.alibi_slopes, seed, a.dropout_p, scale,
+        p.window_left, p.window_right, bottom_right, a.deterministic);
+  } else if (a.varlen()) {
+    std::tie(out, lse) = op::attention_varlen_fwd().call(
+        q, h.k, h.v, *a.cu_seqlens_q, *a.cu_seqlens_k, a.max_seqlen_q, a.max_seqlen_k,
+        a.alibi_slopes, seed, a.dropout_p, scale, p.window_left, p.window_right, bottom_right,
+        a.softcap, a.deterministic);
+  } else {
+    std::tie(out, lse) = op::attention_fwd().call(q, h.k, h.v, a.attn_mask, a.alibi_slopes, seed,
+                                                  a.dropout_p, scale, p.window_left,
+                                                  p.window_right, bottom_right, a.softcap,
+                                                  a.deterministic);
+  }
+  if (p.heads_dim == 2) out = out.transpose(1, 2);
+  return {out, lse};
+}
+
+std::tuple<Tensor, Tensor> attention(const EntryArgs& args,
+                                     std::optional<std::string_view> backend) {
+  const Prepared call = prepare(args);
+  const std::string name = select_backend(call.info, backend);
+  TORCH_CHECK_VALUE(name == "flash" || name == "mem_eff" || name == "cpu", "backend='", name,
+                    "' runs in Python: call flash_ext.attention, not the op");
+  return run_kernel(args, call, name);
+}
+
+namespace {
+
+EntryArgs entry_args(const Tensor& query, const Tensor& key, const Tensor& value,
+                     const OptTensor& attn_mask, const OptTensor& cu_seqlens_q,
+                     const OptTensor& cu_seqlens_k, int64_t max_seqlen_q, int64_t max_seqlen_k,
+                     double dropout_p, bool is_causal, std::optional<double> scale,
+                     bool enable_gqa, int64_t window_left, int64_t window_right,
+                     const OptTensor& alibi_slopes, double softcap, bool deterministic,
+                     bool flash_api) {
+  return {query,        key,        value,        attn_mask,    cu_seqlens_q, cu_seqlens_k,
+          max_seqlen_q, max_seqlen_k, dropout_p,  is_causal,    scale,        enable_gqa,
+          window_left,  window_right, alibi_slopes, softcap,    deterministic, flash_api};
+}
+
+// The composite ops that torch.compile traces (interface.py calls them while compiling).
+std::tuple<Tensor, Tensor> attention_op(
+    const Tensor& query, const Tensor& key, const Tensor& value, const OptTensor& attn_mask,
+    const OptTensor& cu_seqlens_q, const OptTensor& cu_seqlens_k, int64_t max_seqlen_q,
+    int64_t max_seqlen_k, double dropout_p, bool is_causal, std::optional<double> scale,
+    bool enable_gqa, int64_t window_left, int64_t window_right, const OptTensor& alibi_slopes,
+    double softcap, bool deterministic, std::optional<c10::string_view> backend,
+    bool flash_api) {
+  return attention(entry_args(query, key, value, attn_mask, cu_seqlens_q, cu_seqlens_k,
+                              max_seqlen_q, max_seqlen_k, dropout_p, is_causal, scale,
+                              enable_gqa, window_left, window_right, alibi_slopes, softcap,
+                              deterministic, flash_api),
+                   backend);
+}
+
+// Validation and selection alone, for the Python backends under torch.compile.
+void check_attention_op(
+    const Tensor& query, const Tensor& key, const Tensor& value, const OptTensor& attn_mask,
+    const OptTensor& cu_seqlens_q, const OptTensor& cu_seqlens_k, int64_t max_seqlen_q,
+    int64_t max_seqlen_k, double dropout_p, bool is_causal, std::optional<double> scale,
+    bool enable_gqa, int64_t window_left, int64_t window_right, const OptTensor& alibi_slopes,
+    double softcap, bool deterministic, std::optional<c10::string_view> backend,
+    bool flash_api) {
+  const Prepared call = prepare(entry_args(query, key, value, attn_mask, cu_seqlens_q,
+                                           cu_seqlens_k, max_seqlen_q, max_seqlen_k, dropout_p,
+                                           is_causal, scale, enable_gqa, window_left,
+                                           window_right, alibi_slopes, softcap, deterministic,
+                                           flash_api));
+  select_backend(call.info, backend);
+}
+
+}  // namespace
+
+TORCH_LIBRARY_IMPL(flash_ext, CompositeImplicitAutograd, m) {
+  m.impl("attention", &attention_op);
+  m.impl("check_attention", &check_attention_op);
+}
+
+}  // namespace flash_ext
