@@ -504,23 +504,23 @@ def test_op_errors():
            *tail[1:])
     with pytest.raises(RuntimeError, match="takes float16 or bfloat16, got Float"):
         op(out.float(), q.float(), k.float(), v.float(), out.float(), lse, *tail)
-    with pytest.raises(RuntimeError, match="grad_out must match q"):
+    with pytest.raises(ValueError, match="grad_out must match q"):
         op(out[:, :, :8], q, k, v, out, lse, *tail)
-    with pytest.raises(RuntimeError, match="out must match q"):
+    with pytest.raises(ValueError, match="out must match q"):
         op(out, q, k, v, out.bfloat16(), lse, *tail)
-    with pytest.raises(RuntimeError, match=r"lse must be float32 of shape \[1, 2, 16\]"):
+    with pytest.raises(ValueError, match=r"lse must be float32 of shape \[1, 2, 16\]"):
         op(out, q, k, v, out, lse.half(), *tail)
-    with pytest.raises(RuntimeError, match=r"lse must be float32 of shape \[1, 2, 16\]"):
+    with pytest.raises(ValueError, match=r"lse must be float32 of shape \[1, 2, 16\]"):
         op(out, q, k, v, out, lse[:, :, :8], *tail)
-    with pytest.raises(RuntimeError, match="backward inputs must be on q's device"):
+    with pytest.raises(ValueError, match="backward inputs must be on q's device"):
         op(out, q, k, v, out, lse.cpu(), *tail)
     (qp,), cu = packed([5, 7], 2, 64, torch.float16)
     bad = torch.tensor([0, 5, 11], dtype=torch.int32, device="cuda")
     out, lse = ops.attention_varlen_fwd(qp, qp, qp, cu, cu, 7, 7, None, None, 0.0, 0.125, -1, -1,
                                         False, 0.0, False)
-    with pytest.raises(RuntimeError, match=r"cu_seqlens_k\[-1\] must equal the packed total 12"):
+    with pytest.raises(ValueError, match=r"cu_seqlens_k\[-1\] must equal the packed total 12"):
         ops.attention_varlen_bwd(out, qp, qp, qp, out, lse, cu, bad, 7, 7, None, None, 0.0,
                                  0.125, -1, -1, False, 0.0, False)
-    with pytest.raises(RuntimeError, match=r"lse must be float32 of shape \[2, 12\]"):
+    with pytest.raises(ValueError, match=r"lse must be float32 of shape \[2, 12\]"):
         ops.attention_varlen_bwd(out, qp, qp, qp, out, lse.t(), cu, cu, 7, 7, None, None, 0.0,
                                  0.125, -1, -1, False, 0.0, False)

@@ -128,13 +128,33 @@ def test_empty(shape_q, shape_kv):
 # Varlen offsets.
 
 
-def test_varlen_checks_offsets():
-    require_kernel(64, torch.float16)
-    (q,), cu = packed([5, 7], 2, 64, torch.float16)
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_varlen_checks_offsets(dtype):
+    require_kernel(64, dtype)
+    (q,), cu = packed([5, 7], 2, 64, dtype)
     bad = torch.tensor([0, 5, 11], dtype=torch.int32, device="cuda")
-    with pytest.raises(RuntimeError, match=r"cu_seqlens_k\[-1\] must equal the packed total 12"):
+    with pytest.raises(ValueError, match=r"cu_seqlens_k\[-1\] must equal the packed total 12"):
         ops.attention_varlen_fwd(q, q, q, cu, bad, 7, 7, None, None, 0.0, 0.125, -1, -1, False,
                                  0.0, False)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_varlen_offsets_checked_again_when_changed(dtype):
+    """The ops remember offsets that passed (reading them syncs): a tensor written in place,
+    another tensor, or other max_seqlen are checked again."""
+    require_kernel(64, dtype)
+    (q,), cu = packed([5, 7], 2, 64, dtype)
+    flash_ext.attention_varlen(q, q, q, cu, cu, 7, 7)
+    flash_ext.attention_varlen(q, q, q, cu, cu, 7, 7)  # remembered
+    with pytest.raises(ValueError, match=r"sequence 1 has length 7 in cu_seqlens_q, more than "
+                                         r"its max_seqlen 6"):
+        flash_ext.attention_varlen(q, q, q, cu, cu, 6, 7)
+    cu[1] = 3  # lengths 3 and 9
+    with pytest.raises(ValueError, match=r"more than its max_seqlen 7"):
+        flash_ext.attention_varlen(q, q, q, cu, cu, 7, 7)
+    fresh = torch.tensor([0, 2, 13], dtype=torch.int32, device="cuda")
+    with pytest.raises(ValueError, match=r"cu_seqlens_k\[-1\] must equal the packed total 12"):
+        flash_ext.attention_varlen(q, q, q, cu, fresh, 9, 11)
 
 
 # Dropout: the kernels' keep-mask and its seed.
@@ -379,7 +399,7 @@ def test_op_errors():
     wide = randn(1, 2, 16, 320, dtype=torch.float16)
     with pytest.raises(RuntimeError, match="takes head_dim <= 256, got 320"):
         op(wide, wide, wide, None, None, None, 0.0, *tail)
-    with pytest.raises(RuntimeError, match="dropout_seed must be an int64 tensor .* on q's dev"):
+    with pytest.raises(ValueError, match="dropout_seed must be an int64 tensor .* on q's dev"):
         op(q, k, v, None, None, torch.tensor([1, 2]), 0.5, *tail)
     with pytest.raises(RuntimeError, match=r"dropout_seed holds \(seed, offset\): 2 int64"):
         op(q, k, v, None, None, torch.tensor([1], device="cuda"), 0.5, *tail)

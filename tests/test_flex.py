@@ -511,3 +511,19 @@ def test_sdpa_features(case):
 
     check_against_reference(run, functools.partial(attention_ref, **kwargs),
                             qkv(torch.bfloat16, q_len=lens[0], kv_len=lens[1]))
+
+
+@pytest.mark.skipif(not CUDA, reason="the flex backend of attention() needs a CUDA build of torch")
+def test_attention_backend_flex():
+    """flash_ext.attention(backend="flex"): validated and described in C++, run here."""
+    from flash_ext.reference import attention_ref
+
+    slopes = torch.rand(HEADS, device=DEVICE)
+    options = dict(alibi_slopes=slopes, softcap=3.0)
+    run = functools.partial(flash_ext.attention, is_causal=True, return_lse=True, backend="flex",
+                            **options)
+    reference = functools.partial(attention_ref, window_size=(-1, 0), **options)
+    check_against_reference(run, reference, qkv(torch.bfloat16))
+    with pytest.raises(NotImplementedError, match=r"backend='flex' cannot run this call: "
+                                                  r"dropout_p > 0 \(not supported\)"):
+        flash_ext.attention(*qkv(torch.bfloat16), dropout_p=0.1, backend="flex")

@@ -19,8 +19,8 @@ Head dims or dtypes that this build left out (explain() says "not built: ...") a
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
-from unittest import mock
 
 import pytest
 import torch
@@ -28,10 +28,10 @@ import torch.nn.functional as F
 from attention_check import EPS, assert_rule, check_against_reference, leaves
 from flash_cases import CAUSAL, capture, drawn_seed, packed, randn, random_lengths
 from torch.nn.attention import SDPBackend, sdpa_kernel
+from torch.utils._python_dispatch import TorchDispatchMode
 
 import flash_ext
-import flash_ext.interface
-from flash_ext.dispatch import select_backend
+from flash_ext import dispatch
 from flash_ext.ops import CUDA_BACKENDS
 from flash_ext.reference import attention_ref, attention_varlen_ref
 
@@ -105,19 +105,34 @@ def bias_input(kind: str, q: torch.Tensor, seqlen_k: int, dtype: torch.dtype | N
 # The two call styles and their references.
 
 
+class _KernelOps(TorchDispatchMode):
+    """Records the flash_ext forward ops called."""
+
+    def __init__(self):
+        super().__init__()
+        self.names = set()
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        if func.namespace == "flash_ext":
+            self.names.add(func.__name__.split(".")[0])
+        return func(*args, **(kwargs or {}))
+
+
 @contextlib.contextmanager
 def mem_eff_selected():
-    """flash_ext's backend selection forced to mem_eff for the calls made inside (the flash-attn
-    functions take no backend argument); checks that at least one call went through it."""
-    chosen = []
-
-    def select(call, backend=None):
-        chosen.append(select_backend(call, backend or "mem_eff"))
-        return chosen[-1]
-
-    with mock.patch.object(flash_ext.interface, "select_backend", select):
-        yield
-    assert chosen and set(chosen) == {"mem_eff"}, f"selected {chosen}, not mem_eff"
+    """flash_ext's backend selection with the flash backend taken out of automatic selection, so
+    that the calls made inside (the flash-attn functions take no backend argument) go to
+    mem_eff; checks that they did."""
+    original = dispatch.BACKENDS
+    dispatch.set_backends(tuple(dataclasses.replace(b, automatic=False) if b.name == "flash"
+                                else b for b in original))
+    try:
+        with _KernelOps() as recorded:
+            yield
+    finally:
+        dispatch.set_backends(original)
+    forwards = {n for n in recorded.names if n.endswith("_fwd")}
+    assert forwards == {"mem_eff_fwd"}, f"ran {forwards}, not mem_eff_fwd"
 
 
 def sdpa_style(is_causal=False, window_size=(-1, -1), attn_mask=None, mask_view=None,

@@ -8,6 +8,9 @@
 #include <torch/csrc/autograd/functions/utils.h>
 #include <torch/library.h>
 
+#include <memory>
+#include <type_traits>
+
 #include "autograd.h"
 #include "op_handles.h"
 
@@ -21,6 +24,19 @@ using torch::autograd::variable_list;
 
 OptTensor optional(const Tensor& t) { return t.defined() ? OptTensor(t) : std::nullopt; }
 
+// Autograd nodes are held by shared_ptr up to torch 2.12 and by intrusive_ptr from 2.13.
+using NodePtr =
+    std::invoke_result_t<torch::autograd::function_constructor, torch::autograd::edge_list&&>;
+
+template <typename Node, typename... Args>
+NodePtr make_node(Args&&... args) {
+  if constexpr (std::is_same_v<NodePtr, std::shared_ptr<torch::autograd::Node>>) {
+    return std::make_shared<Node>(std::forward<Args>(args)...);
+  } else {
+    return c10::make_intrusive<Node>(std::forward<Args>(args)...);
+  }
+}
+
 // Gradients computed without a graph; when the caller asked for one (create_graph), they are
 // tied to `inputs` through a node that raises if anything differentiates them again.
 variable_list once_differentiable(variable_list grads, const variable_list& inputs) {
@@ -31,7 +47,7 @@ variable_list once_differentiable(variable_list grads, const variable_list& inpu
   }
   return torch::autograd::wrap_outputs(defined, std::move(grads),
                                       [](torch::autograd::edge_list&& next_edges) {
-    return c10::make_intrusive<torch::autograd::Error>(
+    return make_node<torch::autograd::Error>(
         "flash_ext: attention has no second derivative (double backward): its backward kernels "
         "are not differentiable. Compute higher-order gradients with backend='math'",
         std::move(next_edges));
@@ -185,7 +201,8 @@ struct MemEffAttention : torch::autograd::Function<MemEffAttention> {
     const Options o(ctx);
     variable_list result(16);
     if (!grads[0].defined()) return result;
-    const bool bias_requires_grad = ctx->needs_input_grad(3);
+    // Edges exist for the tensors given: with a bias, q, k, v, attn_bias are edges 0-3.
+    const bool bias_requires_grad = s[5].defined() && ctx->needs_input_grad(3);
     at::AutoDispatchBelowADInplaceOrView below;
     auto [dq, dk, dv, dbias] = op::mem_eff_bwd().call(
         grads[0], s[0], s[1], s[2], s[3], s[4], optional(s[5]), bias_requires_grad,
