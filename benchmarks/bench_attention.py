@@ -102,6 +102,10 @@ SECTION_TITLES = {  # Case.section -> the title of its table
     "mem_eff fp32": f'mem_eff (flash_ext backend="mem_eff"), float32 without bias, {_SHAPES}',
 }
 SECTION_NOTES = {  # Case.section -> a note below its table
+    "flash": (
+        "The row B=2 Sq=8192 is a Hugging Face Llama's layer: GQA with 4 key/value heads for the "
+        "16 query heads, q, k, v as (B, S, H, D) memory viewed as (B, H, S, D), enable_gqa=True "
+        "for every provider."),
     "mem_eff bf16 bias": (
         "The bias is one random normal bf16 tensor of shape (B, H, S, S), passed as attn_mask to "
         "both providers, not requiring grad (the backward computes no bias gradient); it is "
@@ -134,6 +138,11 @@ class Case:
     causal: bool
     dtype: torch.dtype = torch.bfloat16
     bias: bool = False
+    heads_kv: int | None = None  # GQA: fewer key/value heads (None: as many as heads)
+
+    @property
+    def gqa(self) -> bool:
+        return self.heads_kv is not None
 
     @property
     def name(self) -> str:
@@ -141,6 +150,8 @@ class Case:
         if self.family == "decode":
             return f"decode D={self.head_dim} Sk={self.seqlen_k}"
         shape = f"D={self.head_dim} S={self.seqlen_q} {'causal' if self.causal else 'full'}"
+        if self.gqa:
+            return f"gqa Hq={self.heads} Hkv={self.heads_kv} B={self.batch} {shape}"
         return shape if self.family == "flash" else f"{self.section} {shape}"
 
     @property
@@ -178,6 +189,8 @@ class Case:
         if self.family == "decode":
             return f"decode: B={self.batch}, H={self.heads}, D={self.head_dim}, Sq={self.seqlen_q}"
         shape = f"D={self.head_dim}, H={self.heads}, B={TOKENS}/S"
+        if self.gqa:
+            return f"GQA (B, S, H, D) memory: Hq={self.heads}, Hkv={self.heads_kv}, D={self.head_dim}"
         if self.family == "mem_eff":
             what = "bf16 + (B,H,S,S) bias" if self.bias else DTYPE_NAMES[self.dtype]
             return f"mem_eff {what}: {shape}"
@@ -204,12 +217,14 @@ class Case:
 def all_cases() -> list[Case]:
     flash = [Case("flash", TOKENS // s, WIDTH // d, s, s, d, causal)
              for d in HEAD_DIMS for s in SEQLENS for causal in (False, True)]
+    # A Hugging Face Llama's attention: GQA, q/k/v as (B, S, H, D) memory viewed as (B, H, S, D).
+    gqa = [Case("flash", 2, 16, 8192, 8192, 128, True, heads_kv=4)]
     decode = [Case("decode", 32, 32, 1, sk, 128, False) for sk in DECODE_SEQLENS]
     mem_eff = [Case("mem_eff", c.batch, c.heads, c.seqlen_q, c.seqlen_k, c.head_dim, c.causal,
                     dtype, bias)
                for dtype, bias in ((torch.bfloat16, True), (torch.float32, False))
                for c in flash]
-    return flash + decode + mem_eff
+    return flash + gqa + decode + mem_eff
 
 
 def select_cases(pattern: str | None, quick: bool, directions: Sequence[str]) -> list[Case]:
@@ -233,11 +248,17 @@ class Inputs:
 
 
 def make_inputs(case: Case, device: str, requires_grad: bool) -> Inputs:
-    def randn(seqlen: int) -> Tensor:
-        return torch.randn(case.batch, case.heads, seqlen, case.head_dim, device=device,
+    def randn(seqlen: int, heads: int) -> Tensor:
+        if case.gqa:  # (B, S, H, D) memory, as a transformers model's projections give it
+            t = torch.randn(case.batch, seqlen, heads, case.head_dim, device=device,
+                            dtype=case.dtype).transpose(1, 2)
+            return t.requires_grad_(requires_grad)
+        return torch.randn(case.batch, heads, seqlen, case.head_dim, device=device,
                            dtype=case.dtype, requires_grad=requires_grad)
 
-    q, k, v = randn(case.seqlen_q), randn(case.seqlen_k), randn(case.seqlen_k)
+    heads_kv = case.heads_kv or case.heads
+    q = randn(case.seqlen_q, case.heads)
+    k, v = randn(case.seqlen_k, heads_kv), randn(case.seqlen_k, heads_kv)
     bias = None
     if case.bias:
         bias = torch.randn(case.batch, case.heads, case.seqlen_q, case.seqlen_k, device=device,
@@ -257,7 +278,7 @@ def flash_ext_attention(case: Case, x: Inputs) -> Callable[[], Tensor]:
     if flash_ext is None:
         raise FLASH_EXT_IMPORT_ERROR
     return lambda: flash_ext.attention(x.q, x.k, x.v, attn_mask=x.bias, is_causal=case.causal,
-                                       backend=case.backend)
+                                       enable_gqa=case.gqa, backend=case.backend)
 
 
 def sdpa(backend: SDPBackend) -> Provider:
@@ -267,7 +288,7 @@ def sdpa(backend: SDPBackend) -> Provider:
         def run() -> Tensor:
             with sdpa_kernel(backend):
                 return F.scaled_dot_product_attention(x.q, x.k, x.v, attn_mask=x.bias,
-                                                      is_causal=is_causal)
+                                                      is_causal=is_causal, enable_gqa=case.gqa)
 
         return run
 
@@ -293,7 +314,7 @@ def torch_flex(case: Case, x: Inputs) -> Callable[[], Tensor]:
     if case.causal:
         block_mask = create_block_mask(causal_mask, None, None, case.seqlen_q, case.seqlen_k,
                                        device=x.q.device)
-    return lambda: flex(x.q, x.k, x.v, block_mask=block_mask)
+    return lambda: flex(x.q, x.k, x.v, block_mask=block_mask, enable_gqa=case.gqa)
 
 
 PROVIDERS: dict[str, Provider] = {

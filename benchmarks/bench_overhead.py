@@ -78,9 +78,11 @@ def entry_calls(entry: str, device: str, dtype: torch.dtype, grad: bool, head_di
     sdpa = lambda: F.scaled_dot_product_attention(q, k, v, is_causal=True)  # noqa: E731
     if entry in ("attention", "flash_attn_func"):
         qo, ko, vo = leaves(1, 1, 1, head_dim)  # (B, H, S, D), or (B, S, H, D): the same here
-        fn = flash_ext.attention if entry == "attention" else flash_ext.flash_attn_func
-        kwargs = {"is_causal" if entry == "attention" else "causal": True}
-        return lambda: fn(qo, ko, vo, **kwargs), (qo, ko, vo), sdpa, (q, k, v)
+        if entry == "attention":
+            fn = lambda: flash_ext.attention(qo, ko, vo, is_causal=True)  # noqa: E731
+        else:
+            fn = lambda: flash_ext.flash_attn_func(qo, ko, vo, causal=True)  # noqa: E731
+        return fn, (qo, ko, vo), sdpa, (q, k, v)
     cu = torch.tensor([0, 1], dtype=torch.int32, device=device)
     qo, ko, vo = leaves(1, 1, head_dim)  # (T, H, D)
     if entry == "attention_varlen":

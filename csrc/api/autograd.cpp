@@ -221,12 +221,34 @@ struct MemEffAttention : torch::autograd::Function<MemEffAttention> {
 
 std::tuple<Tensor, Tensor> pair(const variable_list& outputs) { return {outputs[0], outputs[1]}; }
 
+// Whether a call records a node: grad mode on and an input that requires grad. Without one, the
+// kernels ran straight below autograd, skipping the node and its saved state (a third of a
+// tiny call's host time).
+bool records(std::initializer_list<const Tensor*> inputs) {
+  if (!at::GradMode::is_enabled()) return false;
+  for (const Tensor* t : inputs) {
+    if (t->defined() && t->requires_grad()) return true;
+  }
+  return false;
+}
+
+const Tensor& or_undefined(const OptTensor& t) {
+  static const Tensor undefined;
+  return t.has_value() ? *t : undefined;
+}
+
 std::tuple<Tensor, Tensor> attention_fwd(const Tensor& q, const Tensor& k, const Tensor& v,
                                          const OptTensor& attn_mask,
                                          const OptTensor& alibi_slopes,
                                          const OptTensor& dropout_seed, double dropout_p,
                                          double scale, int64_t window_left, int64_t window_right,
                                          bool bottom_right, double softcap, bool deterministic) {
+  if (!records({&q, &k, &v, &or_undefined(attn_mask)})) {
+    at::AutoDispatchBelowADInplaceOrView below;
+    return op::attention_fwd().call(q, k, v, attn_mask, alibi_slopes, dropout_seed, dropout_p,
+                                    scale, window_left, window_right, bottom_right, softcap,
+                                    deterministic);
+  }
   return pair(DenseAttention::apply(q, k, v, attn_mask, alibi_slopes, dropout_seed, dropout_p,
                                     scale, window_left, window_right, bottom_right, softcap,
                                     deterministic, false));
@@ -238,6 +260,13 @@ std::tuple<Tensor, Tensor> attention_varlen_fwd(
     const OptTensor& alibi_slopes, const OptTensor& dropout_seed, double dropout_p, double scale,
     int64_t window_left, int64_t window_right, bool bottom_right, double softcap,
     bool deterministic) {
+  if (!records({&q, &k, &v})) {
+    at::AutoDispatchBelowADInplaceOrView below;
+    return op::attention_varlen_fwd().call(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q,
+                                           max_seqlen_k, alibi_slopes, dropout_seed, dropout_p,
+                                           scale, window_left, window_right, bottom_right,
+                                           softcap, deterministic);
+  }
   return pair(VarlenAttention::apply(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q,
                                      max_seqlen_k, alibi_slopes, dropout_seed, dropout_p, scale,
                                      window_left, window_right, bottom_right, softcap,
@@ -250,6 +279,12 @@ std::tuple<Tensor, Tensor> mem_eff_fwd(
     int64_t max_seqlen_k, const OptTensor& alibi_slopes, const OptTensor& dropout_seed,
     double dropout_p, double scale, int64_t window_left, int64_t window_right, bool bottom_right,
     bool deterministic) {
+  if (!records({&q, &k, &v, &or_undefined(attn_bias)})) {
+    at::AutoDispatchBelowADInplaceOrView below;
+    return op::mem_eff_fwd().call(q, k, v, attn_bias, cu_seqlens_q, cu_seqlens_k, max_seqlen_q,
+                                  max_seqlen_k, alibi_slopes, dropout_seed, dropout_p, scale,
+                                  window_left, window_right, bottom_right, deterministic);
+  }
   return pair(MemEffAttention::apply(q, k, v, attn_bias, cu_seqlens_q, cu_seqlens_k,
                                      max_seqlen_q, max_seqlen_k, alibi_slopes, dropout_seed,
                                      dropout_p, scale, window_left, window_right, bottom_right,
