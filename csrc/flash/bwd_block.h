@@ -18,6 +18,38 @@ namespace flash {
 
 using namespace cute;
 
+// The key blocks, batch and KV head of one backward CTA. Deterministic grid (dq slices, batch,
+// KV heads): CTA x walks key blocks x, x + dq_splits, ... into its own dq slice. Otherwise one
+// key block per CTA on a 1-D grid with the key block slowest, so that the CTAs of the first key
+// blocks, the longest under a causal mask (they see the most query blocks), start first across
+// every head: in launch order by head, the last heads' long blocks started last and ran alone
+// at the end (GQA row, 512 CTAs on 132 SMs: a simulated 1.24x of the balanced time, 1.01x so).
+struct BwdTile {
+  int n_block, n_step, bidb, kv_head, dq_slice;
+
+  __device__ BwdTile(const BwdParams& p, int block_n) {
+    if (p.deterministic) {
+      n_block = blockIdx.x;
+      n_step = gridDim.x;
+      bidb = blockIdx.y;
+      kv_head = blockIdx.z;
+      dq_slice = blockIdx.x;
+    } else {
+      const int heads = p.batch * p.heads_kv;
+      n_block = blockIdx.x / heads;
+      n_step = (p.seqlen_k + block_n - 1) / block_n;  // one key block: the longest's count
+      bidb = blockIdx.x % heads / p.heads_kv;
+      kv_head = blockIdx.x % p.heads_kv;
+      dq_slice = 0;
+    }
+  }
+
+  // Whether key block n_block (then n_block + n_step, ...) exists in a sequence of seqlen_k.
+  __device__ bool has(int n_block_, int block_n, int seqlen_k) const {
+    return n_block_ < (seqlen_k + block_n - 1) / block_n;
+  }
+};
+
 // Rows [n0, n0 + kBlockN) of (bidb, kv_head) in a tensor laid out like k.
 template <typename Element, int kBlockN, int kHeadDim, typename T>
 __device__ __forceinline__ auto key_rows(T* base, int64_t batch_stride, int64_t head_stride,

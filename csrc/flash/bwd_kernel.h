@@ -347,17 +347,17 @@ __device__ __forceinline__ void bwd_key_block(const BwdParams& params, const Seq
                       sK.data().get(), sV.data().get());
 }
 
-// Grid (key blocks, or the deterministic dq slices, batch, KV heads).
+// Grid: BwdTile's.
 template <typename Traits, bool kCausal, bool kDropout>
 __global__ void __launch_bounds__(Traits::kNThreads, 1)
     bwd_kernel(__grid_constant__ const BwdParams params) {
   extern __shared__ __align__(128) char smem[];
-  const int bidb = blockIdx.y, kv_head = blockIdx.z;
-  const SeqLen seq(params, bidb);
-  const int dq_slice = params.deterministic ? blockIdx.x : 0;
-  for (int n_block = blockIdx.x; n_block * Traits::kBlockN < seq.seqlen_k;
-       n_block += gridDim.x) {
-    bwd_key_block<Traits, kCausal, kDropout>(params, seq, bidb, kv_head, n_block, dq_slice, smem);
+  const BwdTile tile(params, Traits::kBlockN);
+  const SeqLen seq(params, tile.bidb);
+  for (int n_block = tile.n_block; tile.has(n_block, Traits::kBlockN, seq.seqlen_k);
+       n_block += tile.n_step) {
+    bwd_key_block<Traits, kCausal, kDropout>(params, seq, tile.bidb, tile.kv_head, n_block,
+                                             tile.dq_slice, smem);
     __syncthreads();  // the next key block reuses the shared memory
   }
 }

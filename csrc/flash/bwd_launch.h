@@ -6,6 +6,8 @@
 
 #include <cuda_runtime.h>
 
+#include <climits>
+#include <cstdint>
 #include <type_traits>
 
 #include "bwd_config.h"
@@ -33,9 +35,13 @@ cudaError_t launch_bwd_main(Kernel kernel, int threads, int smem, int block_n,
     if (err != cudaSuccess) return err;
   }
   const int n_blocks = (params.seqlen_k + block_n - 1) / block_n;
-  // Deterministic: dq_splits CTA columns, each with its own dq slice, walk the key blocks.
-  const dim3 grid(params.deterministic ? params.dq_splits : n_blocks, params.batch,
-                  params.heads_kv);
+  // BwdTile's grids. Deterministic: dq_splits CTA columns, each with its own dq slice, walk the
+  // key blocks. Otherwise a CTA per (key block, batch, KV head), key block slowest.
+  const int64_t ctas = int64_t{n_blocks} * params.batch * params.heads_kv;
+  if (!params.deterministic && ctas > INT_MAX) return cudaErrorInvalidConfiguration;
+  const dim3 grid = params.deterministic
+                        ? dim3(params.dq_splits, params.batch, params.heads_kv)
+                        : dim3(static_cast<unsigned>(ctas));
   kernel<<<grid, threads, smem, stream>>>(params, extra...);
   return cudaGetLastError();
 }

@@ -491,7 +491,7 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params,
                       smem_k + Traits::kSmemKV);
 }
 
-// Grid (key blocks, or the deterministic dq slices, batch, KV heads), as bwd_kernel.
+// Grid: BwdTile's, as bwd_kernel.
 template <typename Traits, bool kCausal>
 __global__ void __launch_bounds__(Traits::kNThreads, 1)
     bwd_sm90_kernel(__grid_constant__ const BwdParams params,
@@ -499,9 +499,8 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && defined(__CUDA_ARCH_FEAT_SM90_ALL)
   using Barrier = cutlass::arch::ClusterTransactionBarrier;
   extern __shared__ __align__(1024) char smem[];
-  const int bidb = blockIdx.y, kv_head = blockIdx.z;
-  const SeqLen seq(params, bidb);
-  const int dq_slice = params.deterministic ? blockIdx.x : 0;
+  const BwdTile tile(params, Traits::kBlockN);
+  const SeqLen seq(params, tile.bidb);
   if (threadIdx.x == 0) {
     uint64_t* loaded = reinterpret_cast<uint64_t*>(smem + Traits::kSmemBarriers);
     Barrier::init(&loaded[0], 1);
@@ -510,10 +509,10 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
   }
   __syncthreads();
   uint32_t phases = 0;
-  for (int n_block = blockIdx.x; n_block * Traits::kBlockN < seq.seqlen_k;
-       n_block += gridDim.x) {
-    bwd_sm90_key_block<Traits, kCausal>(params, tma, seq, bidb, kv_head, n_block, dq_slice, smem,
-                                        phases);
+  for (int n_block = tile.n_block; tile.has(n_block, Traits::kBlockN, seq.seqlen_k);
+       n_block += tile.n_step) {
+    bwd_sm90_key_block<Traits, kCausal>(params, tma, seq, tile.bidb, tile.kv_head, n_block,
+                                        tile.dq_slice, smem, phases);
     __syncthreads();  // the next key block reuses the shared memory
   }
 #endif
