@@ -6,7 +6,6 @@
 
 #include <cuda_runtime.h>
 
-#include <climits>
 #include <cstdint>
 #include <type_traits>
 
@@ -26,8 +25,9 @@ using Sm90BwdConfig = std::conditional_t<
                        std::conditional_t<kHeadDim == 256, Sm90BwdTraits<256, 64, Element>,
                                           void>>>;
 
+// `causal`: the key blocks' work falls along the sequence (BwdTile::key_block_major).
 template <typename Kernel, typename... Extra>
-cudaError_t launch_bwd_main(Kernel kernel, int threads, int smem, int block_n,
+cudaError_t launch_bwd_main(Kernel kernel, int threads, int smem, int block_n, bool causal,
                             const BwdParams& params, cudaStream_t stream, const Extra&... extra) {
   if (smem > 48 * 1024) {
     const cudaError_t err =
@@ -35,14 +35,14 @@ cudaError_t launch_bwd_main(Kernel kernel, int threads, int smem, int block_n,
     if (err != cudaSuccess) return err;
   }
   const int n_blocks = (params.seqlen_k + block_n - 1) / block_n;
-  // BwdTile's grids. Deterministic: dq_splits CTA columns, each with its own dq slice, walk the
-  // key blocks. Otherwise a CTA per (key block, batch, KV head), key block slowest.
-  const int64_t ctas = int64_t{n_blocks} * params.batch * params.heads_kv;
-  if (!params.deterministic && ctas > INT_MAX) return cudaErrorInvalidConfiguration;
-  const dim3 grid = params.deterministic
-                        ? dim3(params.dq_splits, params.batch, params.heads_kv)
-                        : dim3(static_cast<unsigned>(ctas));
-  kernel<<<grid, threads, smem, stream>>>(params, extra...);
+  BwdParams p = params;
+  const int64_t ctas = int64_t{n_blocks} * p.batch * p.heads_kv;
+  p.key_block_major = !p.deterministic && causal && ctas <= 4 * int64_t{p.num_sms};
+  // BwdTile's grids.
+  const dim3 grid = p.deterministic       ? dim3(p.dq_splits, p.batch, p.heads_kv)
+                    : p.key_block_major ? dim3(static_cast<unsigned>(ctas))
+                                        : dim3(n_blocks, p.batch, p.heads_kv);
+  kernel<<<grid, threads, smem, stream>>>(p, extra...);
   return cudaGetLastError();
 }
 
@@ -59,8 +59,8 @@ cudaError_t launch_bwd(const BwdParams& params, cudaStream_t stream, Main main) 
 template <typename Traits, bool kCausal>
 cudaError_t launch_bwd_sm80(const BwdParams& params, cudaStream_t stream) {
   auto launch = [&](auto kernel) {
-    return launch_bwd_main(kernel, Traits::kNThreads, Traits::kSmemSize, Traits::kBlockN, params,
-                           stream);
+    return launch_bwd_main(kernel, Traits::kNThreads, Traits::kSmemSize, Traits::kBlockN, kCausal,
+                           params, stream);
   };
   return launch_bwd<typename Traits::Element, Traits::kHeadDim>(params, stream, [&] {
     return params.dropout_p > 0.f ? launch(&bwd_kernel<Traits, kCausal, true>)
@@ -77,8 +77,8 @@ cudaError_t run_bwd_(BwdParams& params, int max_smem, cudaStream_t stream) {
     if (sm90 && params.hopper_kernels && params.dropout_p == 0.f &&
         Sm90::kSmemSize <= max_smem && sm90_bwd_fits<Sm90>(params)) {
       return launch_bwd<Element, kHeadDim>(params, stream, [&] {
-        return launch_bwd_main(kernel, Sm90::kNThreads, Sm90::kSmemSize, Sm90::kBlockN, params,
-                               stream, make_sm90_bwd_tma<Sm90>(params));
+        return launch_bwd_main(kernel, Sm90::kNThreads, Sm90::kSmemSize, Sm90::kBlockN, kCausal,
+                               params, stream, make_sm90_bwd_tma<Sm90>(params));
       });
     }
   }

@@ -93,6 +93,8 @@ struct BwdParams : FwdParams {
   float* dq_accum = nullptr;
   int dq_splits = 1;
   bool deterministic = false;
+  // Grid order (BwdTile), chosen at launch: key block slowest on a 1-D grid, or by head.
+  bool key_block_major = false;
 };
 
 }  // namespace flash
