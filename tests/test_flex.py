@@ -6,11 +6,13 @@ CPU tensors in Triton's interpreter (switched on by tests/conftest.py before tri
 
 from __future__ import annotations
 
+import contextlib
 import functools
 
 import pytest
 import torch
 from attention_check import check_against_reference
+from torch.utils._python_dispatch import TorchDispatchMode
 
 import flash_ext
 from flash_ext.flex import create_block_mask, flex_attention
@@ -258,6 +260,27 @@ def test_tma_eligibility():
     assert not _tma_ok(x[..., 1:129])  # base 2 bytes past an aligned address
     assert not _tma_ok(x[:, :1].expand(2, 4, 64, 136))  # broadcast heads
     assert not _tma_ok(x.transpose(2, 3))  # head dim not innermost
+
+
+class _PassThrough(TorchDispatchMode):
+    """A dispatch mode that changes nothing: under it flex_attention takes the custom ops."""
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        return func(*args, **(kwargs or {}))
+
+
+@pytest.mark.parametrize("path", ["eager", "custom ops"])
+def test_double_backward_raises(path):
+    """Both paths give first-order gradients under create_graph; a second order raises."""
+    q, k, v = (t.requires_grad_() for t in qkv(torch.float32, batch=1))
+    block_mask = create_block_mask(causal(0, 0, 0, 0)[1], None, None, SEQ, SEQ, DEVICE,
+                                   BLOCK_SIZE=BLOCK)
+    with _PassThrough() if path == "custom ops" else contextlib.nullcontext():
+        out = flex_attention(q, k, v, block_mask=block_mask)
+        (dq,) = torch.autograd.grad((out * out).sum(), q, create_graph=True)
+    assert dq.requires_grad
+    with pytest.raises(RuntimeError, match="differentiate twice"):
+        dq.sum().backward()
 
 
 def test_torch_compile():

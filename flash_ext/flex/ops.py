@@ -11,6 +11,7 @@ from contextlib import nullcontext
 
 import torch
 from torch import Tensor
+from torch.autograd.function import once_differentiable
 
 from flash_ext.flex import build
 from flash_ext.flex.codegen import BUFFER_SLOTS
@@ -256,11 +257,16 @@ def _kernel_grad_out(grad_out: Tensor | None, out: Tensor) -> Tensor:
     return grad_out.contiguous() if grad_out.stride(-1) != 1 else grad_out
 
 
-def _backward(ctx, grad_out, grad_lse):
+@once_differentiable  # flex_bwd has no derivative: differentiating its result again raises
+def _grads(ctx, grad_out, grad_lse):
     q, k, v, out, lse, *rest = ctx.saved_tensors
     lists, buffers = rest[:_MASK_ARGS], rest[_MASK_ARGS:]
-    dq, dk, dv = flex_bwd(_kernel_grad_out(grad_out, out), grad_lse, q, k, v, out, lse, *lists,
-                          list(buffers), *ctx.options)
+    return flex_bwd(_kernel_grad_out(grad_out, out), grad_lse, q, k, v, out, lse, *lists,
+                    list(buffers), *ctx.options)
+
+
+def _backward(ctx, grad_out, grad_lse):
+    dq, dk, dv = _grads(ctx, grad_out, grad_lse)
     # No gradient for the mask lists, the captured buffers (a list) and the options.
     return dq, dk, dv, *([None] * _MASK_ARGS), [None] * ctx.num_buffers, *([None] * 6)
 
@@ -305,6 +311,7 @@ class FlexFunction(torch.autograd.Function):
         return out, lse
 
     @staticmethod
+    @once_differentiable
     def backward(ctx, grad_out, grad_lse):
         q, k, v, out, lse = ctx.saved_tensors
         dq, dk, dv = launch_backward(_kernel_grad_out(grad_out, out), grad_lse, q, k, v, out,
