@@ -54,9 +54,22 @@ variable_list once_differentiable(variable_list grads, const variable_list& inpu
   });
 }
 
-// The options shared by every backward call, kept in the context between the two.
-void save_options(AutogradContext* ctx, double dropout_p, double scale, int64_t window_left,
-                  int64_t window_right, bool bottom_right, double softcap, bool deterministic) {
+// A backward's result for a forward of `num_inputs` arguments: `grads` for the first ones
+// (once_differentiable through `inputs`), none for the others.
+variable_list first_grads(size_t num_inputs, variable_list grads, const variable_list& inputs) {
+  variable_list result = once_differentiable(std::move(grads), inputs);
+  result.resize(num_inputs);
+  return result;
+}
+
+// The options shared by every backward call, kept in the context between the two; lse, an
+// output for inspection only, is marked non-differentiable.
+void save_options(AutogradContext* ctx, const Tensor& lse, double dropout_p, double scale,
+                  int64_t window_left, int64_t window_right, bool bottom_right, double softcap,
+                  bool deterministic, int64_t max_seqlen_q = 0, int64_t max_seqlen_k = 0) {
+  ctx->mark_non_differentiable({lse});
+  ctx->saved_data["max_seqlen_q"] = max_seqlen_q;
+  ctx->saved_data["max_seqlen_k"] = max_seqlen_k;
   ctx->saved_data["dropout_p"] = dropout_p;
   ctx->saved_data["scale"] = scale;
   ctx->saved_data["window_left"] = window_left;
@@ -67,6 +80,7 @@ void save_options(AutogradContext* ctx, double dropout_p, double scale, int64_t 
 }
 
 struct Options {
+  int64_t max_seqlen_q, max_seqlen_k;
   double dropout_p, scale;
   int64_t window_left, window_right;
   bool bottom_right;
@@ -74,7 +88,9 @@ struct Options {
   bool deterministic;
 
   explicit Options(AutogradContext* ctx)
-      : dropout_p(ctx->saved_data["dropout_p"].toDouble()),
+      : max_seqlen_q(ctx->saved_data["max_seqlen_q"].toInt()),
+        max_seqlen_k(ctx->saved_data["max_seqlen_k"].toInt()),
+        dropout_p(ctx->saved_data["dropout_p"].toDouble()),
         scale(ctx->saved_data["scale"].toDouble()),
         window_left(ctx->saved_data["window_left"].toInt()),
         window_right(ctx->saved_data["window_right"].toInt()),
@@ -104,10 +120,9 @@ struct DenseAttention : torch::autograd::Function<DenseAttention> {
     out = heads_second(out, seq_first);
     ctx->save_for_backward({q, k, v, out, lse, attn_mask.value_or(Tensor()),
                             alibi_slopes.value_or(Tensor()), dropout_seed.value_or(Tensor())});
-    save_options(ctx, dropout_p, scale, window_left, window_right, bottom_right, softcap,
+    save_options(ctx, lse, dropout_p, scale, window_left, window_right, bottom_right, softcap,
                  deterministic);
     ctx->saved_data["seq_first"] = seq_first;
-    ctx->mark_non_differentiable({lse});
     return {out, lse};
   }
 
@@ -115,8 +130,7 @@ struct DenseAttention : torch::autograd::Function<DenseAttention> {
     const variable_list s = ctx->get_saved_variables();
     const Options o(ctx);
     const bool seq_first = ctx->saved_data["seq_first"].toBool();
-    variable_list result(14);
-    if (!grads[0].defined()) return result;
+    if (!grads[0].defined()) return variable_list(14);
     at::AutoDispatchBelowADInplaceOrView below;
     auto [dq, dk, dv] = op::attention_bwd().call(
         heads_second(grads[0], seq_first), heads_second(s[0], seq_first),
@@ -124,11 +138,9 @@ struct DenseAttention : torch::autograd::Function<DenseAttention> {
         heads_second(s[3], seq_first), s[4], optional(s[5]), optional(s[6]), optional(s[7]),
         o.dropout_p, o.scale, o.window_left, o.window_right, o.bottom_right, o.softcap,
         o.deterministic);
-    const variable_list wrapped = once_differentiable(
-        {heads_second(dq, seq_first), heads_second(dk, seq_first), heads_second(dv, seq_first)},
+    return first_grads(
+        14, {heads_second(dq, seq_first), heads_second(dk, seq_first), heads_second(dv, seq_first)},
         {grads[0], s[0], s[1], s[2], s[3]});
-    std::copy(wrapped.begin(), wrapped.end(), result.begin());
-    return result;
   }
 };
 
@@ -147,29 +159,21 @@ struct VarlenAttention : torch::autograd::Function<VarlenAttention> {
         deterministic);
     ctx->save_for_backward({q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k,
                             alibi_slopes.value_or(Tensor()), dropout_seed.value_or(Tensor())});
-    ctx->saved_data["max_seqlen_q"] = max_seqlen_q;
-    ctx->saved_data["max_seqlen_k"] = max_seqlen_k;
-    save_options(ctx, dropout_p, scale, window_left, window_right, bottom_right, softcap,
-                 deterministic);
-    ctx->mark_non_differentiable({lse});
+    save_options(ctx, lse, dropout_p, scale, window_left, window_right, bottom_right, softcap,
+                 deterministic, max_seqlen_q, max_seqlen_k);
     return {out, lse};
   }
 
   static variable_list backward(AutogradContext* ctx, variable_list grads) {
     const variable_list s = ctx->get_saved_variables();
+    if (!grads[0].defined()) return variable_list(16);
     const Options o(ctx);
-    variable_list result(16);
-    if (!grads[0].defined()) return result;
     at::AutoDispatchBelowADInplaceOrView below;
     auto [dq, dk, dv] = op::attention_varlen_bwd().call(
-        grads[0], s[0], s[1], s[2], s[3], s[4], s[5], s[6],
-        ctx->saved_data["max_seqlen_q"].toInt(), ctx->saved_data["max_seqlen_k"].toInt(),
+        grads[0], s[0], s[1], s[2], s[3], s[4], s[5], s[6], o.max_seqlen_q, o.max_seqlen_k,
         optional(s[7]), optional(s[8]), o.dropout_p, o.scale, o.window_left, o.window_right,
         o.bottom_right, o.softcap, o.deterministic);
-    const variable_list wrapped =
-        once_differentiable({dq, dk, dv}, {grads[0], s[0], s[1], s[2], s[3]});
-    std::copy(wrapped.begin(), wrapped.end(), result.begin());
-    return result;
+    return first_grads(16, {dq, dk, dv}, {grads[0], s[0], s[1], s[2], s[3]});
   }
 };
 
@@ -188,34 +192,27 @@ struct MemEffAttention : torch::autograd::Function<MemEffAttention> {
     ctx->save_for_backward({q, k, v, out, lse, attn_bias.value_or(Tensor()),
                             cu_seqlens_q.value_or(Tensor()), cu_seqlens_k.value_or(Tensor()),
                             alibi_slopes.value_or(Tensor()), dropout_seed.value_or(Tensor())});
-    ctx->saved_data["max_seqlen_q"] = max_seqlen_q;
-    ctx->saved_data["max_seqlen_k"] = max_seqlen_k;
-    save_options(ctx, dropout_p, scale, window_left, window_right, bottom_right, 0.0,
-                 deterministic);
-    ctx->mark_non_differentiable({lse});
+    save_options(ctx, lse, dropout_p, scale, window_left, window_right, bottom_right, 0.0,
+                 deterministic, max_seqlen_q, max_seqlen_k);
     return {out, lse};
   }
 
   static variable_list backward(AutogradContext* ctx, variable_list grads) {
     const variable_list s = ctx->get_saved_variables();
+    if (!grads[0].defined()) return variable_list(16);
     const Options o(ctx);
-    variable_list result(16);
-    if (!grads[0].defined()) return result;
     // Edges exist for the tensors given: with a bias, q, k, v, attn_bias are edges 0-3.
     const bool bias_requires_grad = s[5].defined() && ctx->needs_input_grad(3);
     at::AutoDispatchBelowADInplaceOrView below;
     auto [dq, dk, dv, dbias] = op::mem_eff_bwd().call(
         grads[0], s[0], s[1], s[2], s[3], s[4], optional(s[5]), bias_requires_grad,
-        optional(s[6]), optional(s[7]), ctx->saved_data["max_seqlen_q"].toInt(),
-        ctx->saved_data["max_seqlen_k"].toInt(), optional(s[8]), optional(s[9]), o.dropout_p,
+        optional(s[6]), optional(s[7]), o.max_seqlen_q, o.max_seqlen_k, optional(s[8]),
+        optional(s[9]), o.dropout_p,
         o.scale, o.window_left, o.window_right, o.bottom_right, o.deterministic);
     variable_list grads_out = {dq, dk, dv};
     // The kernels give the bias gradient of every (b, h, i, j); a broadcast bias sums it.
     if (bias_requires_grad) grads_out.push_back(dbias.sum_to_size_symint(s[5].sym_sizes()));
-    const variable_list wrapped =
-        once_differentiable(std::move(grads_out), {grads[0], s[0], s[1], s[2], s[3], s[5]});
-    std::copy(wrapped.begin(), wrapped.end(), result.begin());
-    return result;
+    return first_grads(16, std::move(grads_out), {grads[0], s[0], s[1], s[2], s[3], s[5]});
   }
 };
 

@@ -95,12 +95,14 @@ bool supports(const BackendCaps& b, const CallInfo& c, std::vector<std::string>*
       fail("attn_mask.requires_grad (no gradient for the mask)")) {
     return false;
   }
+  const Features& used = c.features;
+  const Features& has = b.features;
   const std::tuple<bool, bool, const char*> features[] = {
-      {c.dropout, b.dropout, "dropout_p > 0"},
-      {c.window, b.window, "window_size (sliding window)"},
-      {c.alibi, b.alibi, "alibi_slopes"},
-      {c.softcap, b.softcap, "softcap"},
-      {c.varlen, b.varlen, "variable-length (cu_seqlens) inputs"}};
+      {used.dropout, has.dropout, "dropout_p > 0"},
+      {used.window, has.window, "window_size (sliding window)"},
+      {used.alibi, has.alibi, "alibi_slopes"},
+      {used.softcap, has.softcap, "softcap"},
+      {used.varlen, has.varlen, "variable-length (cu_seqlens) inputs"}};
   for (auto [used, supported, name] : features) {
     if (used && !supported && fail(name, " (not supported)")) return false;
   }

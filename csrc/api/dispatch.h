@@ -17,6 +17,16 @@ namespace flash_ext {
 
 enum class MaskKind : uint8_t { kNone, kBool, kAdditive };
 
+// Features that a call uses and a backend supports or not (the fields of these names of
+// dispatch.py's AttentionCall and Backend).
+struct Features {
+  bool dropout = false;
+  bool window = false;
+  bool alibi = false;
+  bool softcap = false;
+  bool varlen = false;
+};
+
 // What selection needs to know about one call (dispatch.py's AttentionCall).
 struct CallInfo {
   c10::DeviceType device = c10::DeviceType::CPU;
@@ -26,11 +36,7 @@ struct CallInfo {
   int cc_minor = -1;
   MaskKind mask = MaskKind::kNone;
   bool mask_requires_grad = false;
-  bool dropout = false;
-  bool window = false;
-  bool alibi = false;
-  bool softcap = false;
-  bool varlen = false;
+  Features features;
   bool needs_grad = false;  // q, k or v requires grad, with grad mode on
 };
 
@@ -43,7 +49,7 @@ struct BackendCaps {
   int64_t head_dim_multiple = 1;
   std::optional<std::pair<int, int>> min_compute_capability;
   bool mask_bool = false, mask_additive = false, mask_grad = false;
-  bool dropout = false, window = false, alibi = false, softcap = false, varlen = false;
+  Features features;
   bool backward = true;
   bool automatic = true;
   std::optional<std::string> unavailable;

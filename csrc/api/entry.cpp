@@ -90,11 +90,11 @@ Prepared prepare(const EntryArgs& a) {
     c.mask = a.attn_mask->scalar_type() == at::kBool ? MaskKind::kBool : MaskKind::kAdditive;
     c.mask_requires_grad = grad_mode && a.attn_mask->requires_grad();
   }
-  c.dropout = a.dropout_p > 0.0;
-  c.window = p.window_left != -1 || p.window_right != -1;
-  c.alibi = a.alibi_slopes.has_value();
-  c.softcap = a.softcap > 0.0;
-  c.varlen = varlen;
+  c.features.dropout = a.dropout_p > 0.0;
+  c.features.window = p.window_left != -1 || p.window_right != -1;
+  c.features.alibi = a.alibi_slopes.has_value();
+  c.features.softcap = a.softcap > 0.0;
+  c.features.varlen = varlen;
   c.needs_grad = grad_mode && (a.query.requires_grad() || a.key.requires_grad() ||
                                a.value.requires_grad());
   return p;

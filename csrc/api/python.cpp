@@ -220,7 +220,7 @@ PyObject* py_explain(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
   std::optional<std::string> backend;
   const EntryArgs e = entry_args(args, nargs, backend);
   Prepared p = prepare(e);
-  p.info.varlen |= PyObject_IsTrue(args[kEntryArgs]) == 1;
+  p.info.features.varlen |= PyObject_IsTrue(args[kEntryArgs]) == 1;
   const std::optional<std::string> name = find_backend(p.info, backend);
   const std::vector<std::vector<std::string>> reasons = all_reasons(p.info);
   PyObject* selected = name ? PyUnicode_FromString(name->c_str()) : Py_NewRef(Py_None);
@@ -276,82 +276,94 @@ std::string to_string(PyObject* o) {
 
 int64_t to_int(PyObject* o) { return integer(o, "value", "an int"); }
 
+// Attribute `name` of o through convert; std::nullopt where it is None.
+template <typename F>
+auto optional_attr(PyObject* o, const char* name, F&& convert)
+    -> std::optional<decltype(convert(o))> {
+  PyObject* v = attr(o, name);
+  std::optional<decltype(convert(o))> result;
+  try {
+    if (v != Py_None) result = convert(v);
+  } catch (...) {
+    Py_DECREF(v);
+    throw;
+  }
+  Py_DECREF(v);
+  return result;
+}
+
+template <typename F>
+auto attr_as(PyObject* o, const char* name, F&& convert) {
+  auto value = optional_attr(o, name, convert);
+  TORCH_CHECK_TYPE(value.has_value(), name, " must not be None");
+  return *value;
+}
+
+// An iterable attribute as a vector (std::nullopt for None).
+template <typename F>
+auto list_attr(PyObject* o, const char* name, F&& convert)
+    -> std::optional<std::vector<decltype(convert(o))>> {
+  std::vector<decltype(convert(o))> items;
+  if (!for_each_item(o, name, [&](PyObject* x) { items.push_back(convert(x)); })) {
+    return std::nullopt;
+  }
+  return items;
+}
+
+// A (major, minor) attribute (std::nullopt for None).
+std::optional<std::pair<int, int>> capability_attr(PyObject* o, const char* name) {
+  const auto cc = list_attr(o, name, to_int);
+  if (!cc) return std::nullopt;
+  TORCH_CHECK_VALUE(cc->size() == 2, name, " must be (major, minor)");
+  return std::pair<int, int>(static_cast<int>((*cc)[0]), static_cast<int>((*cc)[1]));
+}
+
+c10::DeviceType to_device_type(PyObject* o) { return c10::Device(to_string(o)).type(); }
+
+// The Features fields of an AttentionCall or a Backend.
+Features features(PyObject* o) {
+  return {attr_bool(o, "dropout"), attr_bool(o, "window"), attr_bool(o, "alibi"),
+          attr_bool(o, "softcap"), attr_bool(o, "varlen")};
+}
+
 // dispatch.py's Backend as BackendCaps.
 BackendCaps backend_caps(PyObject* o) {
   BackendCaps b;
-  PyObject* name = attr(o, "name");
-  b.name = to_string(name);
-  Py_DECREF(name);
-  for_each_item(o, "devices", [&](PyObject* d) { b.devices.push_back(c10::Device(to_string(d)).type()); });
-  for_each_item(o, "dtypes", [&](PyObject* t) { b.dtypes.push_back(to_dtype(t)); });
-  PyObject* max_head_dim = attr(o, "max_head_dim");
-  if (max_head_dim != Py_None) b.max_head_dim = to_int(max_head_dim);
-  Py_DECREF(max_head_dim);
-  PyObject* multiple = attr(o, "head_dim_multiple");
-  b.head_dim_multiple = to_int(multiple);
-  Py_DECREF(multiple);
-  std::vector<int64_t> cc;
-  if (for_each_item(o, "min_compute_capability", [&](PyObject* x) { cc.push_back(to_int(x)); })) {
-    TORCH_CHECK_VALUE(cc.size() == 2, "min_compute_capability must be (major, minor)");
-    b.min_compute_capability = std::pair<int, int>(cc[0], cc[1]);
-  }
-  for_each_item(o, "masks", [&](PyObject* m) {
-    const std::string kind = to_string(m);
+  b.name = attr_as(o, "name", to_string);
+  b.devices = *list_attr(o, "devices", to_device_type);
+  b.dtypes = *list_attr(o, "dtypes", to_dtype);
+  b.max_head_dim = optional_attr(o, "max_head_dim", to_int);
+  b.head_dim_multiple = attr_as(o, "head_dim_multiple", to_int);
+  b.min_compute_capability = capability_attr(o, "min_compute_capability");
+  const auto masks = list_attr(o, "masks", to_string);
+  for (const std::string& kind : *masks) {
     b.mask_bool |= kind == "bool";
     b.mask_additive |= kind == "additive";
-  });
+  }
   b.mask_grad = attr_bool(o, "mask_grad");
-  b.dropout = attr_bool(o, "dropout");
-  b.window = attr_bool(o, "window");
-  b.alibi = attr_bool(o, "alibi");
-  b.softcap = attr_bool(o, "softcap");
-  b.varlen = attr_bool(o, "varlen");
+  b.features = features(o);
   b.backward = attr_bool(o, "backward");
   b.automatic = attr_bool(o, "automatic");
-  PyObject* unavailable = attr(o, "unavailable");
-  if (unavailable != Py_None) b.unavailable = to_string(unavailable);
-  Py_DECREF(unavailable);
-  for_each_item(o, "kernel_head_dims", [&](PyObject* d) { b.kernel_head_dims.push_back(to_int(d)); });
-  std::vector<int64_t> head_dims;
-  if (for_each_item(o, "built_head_dims", [&](PyObject* d) { head_dims.push_back(to_int(d)); })) {
-    b.built_head_dims = head_dims;
-  }
-  std::vector<at::ScalarType> dtypes;
-  if (for_each_item(o, "built_dtypes", [&](PyObject* t) { dtypes.push_back(to_dtype(t)); })) {
-    b.built_dtypes = dtypes;
-  }
+  b.unavailable = optional_attr(o, "unavailable", to_string);
+  b.kernel_head_dims = *list_attr(o, "kernel_head_dims", to_int);
+  b.built_head_dims = list_attr(o, "built_head_dims", to_int);
+  b.built_dtypes = list_attr(o, "built_dtypes", to_dtype);
   return b;
 }
 
 // dispatch.py's AttentionCall as CallInfo.
 CallInfo call_info(PyObject* o) {
   CallInfo c;
-  PyObject* device = attr(o, "device_type");
-  c.device = c10::Device(to_string(device)).type();
-  Py_DECREF(device);
-  PyObject* dtype = attr(o, "dtype");
-  c.dtype = to_dtype(dtype);
-  Py_DECREF(dtype);
-  PyObject* head_dim = attr(o, "head_dim");
-  c.head_dim = to_int(head_dim);
-  Py_DECREF(head_dim);
-  std::vector<int64_t> cc;
-  if (for_each_item(o, "compute_capability", [&](PyObject* x) { cc.push_back(to_int(x)); })) {
-    TORCH_CHECK_VALUE(cc.size() == 2, "compute_capability must be (major, minor)");
-    c.cc_major = static_cast<int>(cc[0]);
-    c.cc_minor = static_cast<int>(cc[1]);
+  c.device = attr_as(o, "device_type", to_device_type);
+  c.dtype = attr_as(o, "dtype", to_dtype);
+  c.head_dim = attr_as(o, "head_dim", to_int);
+  if (const auto cc = capability_attr(o, "compute_capability")) {
+    std::tie(c.cc_major, c.cc_minor) = *cc;
   }
-  PyObject* mask = attr(o, "mask");
-  if (mask != Py_None) {
-    c.mask = to_string(mask) == "bool" ? MaskKind::kBool : MaskKind::kAdditive;
-  }
-  Py_DECREF(mask);
+  const auto mask = optional_attr(o, "mask", to_string);
+  if (mask) c.mask = *mask == "bool" ? MaskKind::kBool : MaskKind::kAdditive;
   c.mask_requires_grad = attr_bool(o, "mask_requires_grad");
-  c.dropout = attr_bool(o, "dropout");
-  c.window = attr_bool(o, "window");
-  c.alibi = attr_bool(o, "alibi");
-  c.softcap = attr_bool(o, "softcap");
-  c.varlen = attr_bool(o, "varlen");
+  c.features = features(o);
   c.needs_grad = attr_bool(o, "needs_grad");
   return c;
 }
