@@ -1,0 +1,1 @@
+"""flash_attn.layers: rotary embeddings (rotary.py)."""
