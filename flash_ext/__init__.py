@@ -20,6 +20,7 @@ from flash_ext.interface import (
     flash_attn_varlen_kvpacked_func,
     flash_attn_varlen_qkvpacked_func,
 )
+from flash_ext.kvcache import flash_attn_with_kvcache
 
 __version__ = "0.1.0"
 
@@ -37,5 +38,6 @@ __all__ = [
     "flash_attn_varlen_func",
     "flash_attn_varlen_kvpacked_func",
     "flash_attn_varlen_qkvpacked_func",
+    "flash_attn_with_kvcache",
     "flex_attention",
 ]

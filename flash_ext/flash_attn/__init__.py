@@ -10,6 +10,7 @@ from flash_ext.flash_attn.flash_attn_interface import (
     flash_attn_varlen_kvpacked_func,
     flash_attn_varlen_qkvpacked_func,
 )
+from flash_ext.kvcache import flash_attn_with_kvcache
 
 __all__ = [
     "flash_attn_func",
@@ -18,4 +19,5 @@ __all__ = [
     "flash_attn_varlen_func",
     "flash_attn_varlen_kvpacked_func",
     "flash_attn_varlen_qkvpacked_func",
+    "flash_attn_with_kvcache",
 ]

@@ -8,3 +8,4 @@ from flash_ext.interface import (  # noqa: F401  (re-exported)
     flash_attn_varlen_kvpacked_func,
     flash_attn_varlen_qkvpacked_func,
 )
+from flash_ext.kvcache import flash_attn_with_kvcache  # noqa: F401  (re-exported)

@@ -1,0 +1,153 @@
+"""flash_attn_with_kvcache on the CPU against reference.py: dense and paged caches, appends
+(across pages), rotary in both layouts, cache_leftpad, cache_batch_idx, GQA, window, softcap,
+ALiBi, the cache's contents after the append, and argument errors."""
+
+from __future__ import annotations
+
+import zlib
+
+import pytest
+import torch
+
+import flash_ext
+from flash_ext.rotary import apply_rotary_emb
+from flash_ext.reference import attention_ref
+
+HEAD_DIM = 16
+
+
+def expected(q, k_cache, v_cache, k, v, lengths, leftpad, rows, cos, sin, interleaved, causal,
+             window, **options):
+    """(out (B, Sq, Hq, D) float64, lse (B, Hq, Sq), the dense cache after the append): the
+    cache written row by row, then attention_ref on each sequence's keys."""
+    k_cache, v_cache = k_cache.clone(), v_cache.clone()
+    batch, seqlen_q = q.shape[:2]
+    new = 0 if k is None else k.shape[1]
+    outs, lses = [], []
+    for b in range(batch):
+        start, end, row = int(leftpad[b]), int(lengths[b]) + new, int(rows[b])
+        qb = q[b:b + 1]
+        if cos is not None:
+            pos = int(lengths[b]) - start
+            if k is not None:
+                kb = apply_rotary_emb(k[b:b + 1], cos, sin, interleaved, seqlen_offsets=pos)[0]
+                k_cache[row, int(lengths[b]):end] = kb
+            if causal or window != (-1, -1):
+                qb = apply_rotary_emb(qb, cos, sin, interleaved, seqlen_offsets=pos)
+            else:
+                qb = torch.cat([apply_rotary_emb(qb[:, i:i + 1], cos, sin, interleaved,
+                                                 seqlen_offsets=pos) for i in range(seqlen_q)], 1)
+        elif k is not None:
+            k_cache[row, int(lengths[b]):end] = k[b]
+        if v is not None:
+            v_cache[row, int(lengths[b]):end] = v[b]
+        keys, values = k_cache[row:row + 1, start:end], v_cache[row:row + 1, start:end]
+        slopes = options.get("alibi_slopes")
+        opts = dict(options, alibi_slopes=None if slopes is None else slopes[b:b + 1])
+        out, lse = attention_ref(qb.transpose(1, 2), keys.transpose(1, 2),
+                                 values.transpose(1, 2), bottom_right=True,
+                                 window_size=(window[0], 0 if causal else window[1]), **opts)
+        outs.append(out.transpose(1, 2))
+        lses.append(lse)
+    return torch.cat(outs), torch.cat(lses), k_cache, v_cache
+
+
+def paged(cache: torch.Tensor, page: int, generator: torch.Generator):
+    """A dense (B, S, H, D) cache as shuffled pages of `page` tokens and its block_table."""
+    batch, seqlen = cache.shape[:2]
+    per_seq = seqlen // page
+    order = torch.randperm(batch * per_seq, generator=generator)
+    pages = torch.empty(batch * per_seq, page, *cache.shape[2:], dtype=cache.dtype)
+    pages[order] = cache.reshape(batch * per_seq, page, *cache.shape[2:])
+    return pages, order.view(batch, per_seq).to(torch.int32)
+
+
+@pytest.mark.parametrize("layout", ["dense", "paged16", "paged32"])
+@pytest.mark.parametrize("rotary", [None, "interleaved", "halves"])
+@pytest.mark.parametrize("causal", [False, True])
+def test_append_and_attend(layout, rotary, causal):
+    g = torch.Generator().manual_seed(zlib.crc32(f"{layout}{rotary}{causal}".encode()))
+    batch, seqlen_q, new, heads_q, heads_kv, capacity = 3, 3, 3, 4, 2, 64
+    q = torch.randn(batch, seqlen_q, heads_q, HEAD_DIM, generator=g)
+    k, v = (torch.randn(batch, new, heads_kv, HEAD_DIM, generator=g) for _ in range(2))
+    k_cache, v_cache = (torch.randn(batch, capacity, heads_kv, HEAD_DIM, generator=g)
+                        for _ in range(2))
+    lengths = torch.tensor([0, 14, 61], dtype=torch.int32)  # empty, mid-page, full after append
+    leftpad = torch.tensor([0, 5, 0], dtype=torch.int32)
+    cos = sin = None
+    if rotary:
+        theta = torch.rand(capacity, 6, generator=g) * 6.28  # rotary_dim 12 < head_dim
+        cos, sin = theta.cos(), theta.sin()
+    rows = torch.arange(batch)
+    out_ref, lse_ref, k_after, v_after = expected(
+        q, k_cache, v_cache, k, v, lengths, leftpad, rows, cos, sin, rotary == "interleaved",
+        causal, (-1, -1))
+    kwargs = dict(rotary_cos=cos, rotary_sin=sin, cache_seqlens=lengths, cache_leftpad=leftpad,
+                  causal=causal, rotary_interleaved=rotary == "interleaved",
+                  return_softmax_lse=True)
+    if layout == "dense":
+        out, lse = flash_ext.flash_attn_with_kvcache(q, k_cache, v_cache, k, v, **kwargs)
+        got_k, got_v = k_cache, v_cache
+    else:
+        page = int(layout.removeprefix("paged"))
+        # The same page order for both: one block_table.
+        kp, table = paged(k_cache, page, torch.Generator().manual_seed(1))
+        vp, _ = paged(v_cache, page, torch.Generator().manual_seed(1))
+        out, lse = flash_ext.flash_attn_with_kvcache(q, kp, vp, k, v, block_table=table, **kwargs)
+        got_k = kp[table.long()].reshape(k_cache.shape)
+        got_v = vp[table.long()].reshape(v_cache.shape)
+    torch.testing.assert_close(out.double(), out_ref, atol=1e-5, rtol=1e-5)
+    torch.testing.assert_close(lse.double(), lse_ref.double(), atol=1e-5, rtol=1e-5)
+    torch.testing.assert_close(got_k, k_after, atol=1e-6, rtol=1e-6)
+    torch.testing.assert_close(got_v, v_after, atol=0, rtol=0)
+
+
+@pytest.mark.parametrize("features", ["window_softcap", "alibi", "batch_idx_no_append"])
+def test_features(features):
+    g = torch.Generator().manual_seed(7)
+    batch, heads = 2, 4
+    q = torch.randn(batch, 2, heads, HEAD_DIM, generator=g)
+    k_cache, v_cache = (torch.randn(5, 40, 1, HEAD_DIM, generator=g) for _ in range(2))  # MQA
+    k, v = (torch.randn(batch, 2, 1, HEAD_DIM, generator=g) for _ in range(2))
+    lengths = torch.tensor([9, 30], dtype=torch.int32)
+    rows = torch.tensor([4, 1])
+    options, window, kwargs = {}, (-1, -1), {"cache_batch_idx": rows.to(torch.int32)}
+    if features == "window_softcap":
+        window, options = (6, 0), {"softcap": 2.0}
+        kwargs.update(window_size=window, softcap=2.0)
+    elif features == "alibi":
+        slopes = torch.rand(batch, heads, generator=g)
+        options = {"alibi_slopes": slopes}
+        kwargs.update(alibi_slopes=slopes, causal=True)
+    else:
+        k = v = None
+    out_ref, _, k_after, _ = expected(q, k_cache, v_cache, k, v, lengths, torch.zeros(batch),
+                                      rows, None, None, False, features == "alibi", window,
+                                      **options)
+    out = flash_ext.flash_attn_with_kvcache(q, k_cache, v_cache, k, v, cache_seqlens=lengths,
+                                            **kwargs)
+    torch.testing.assert_close(out.double(), out_ref, atol=1e-5, rtol=1e-5)
+    torch.testing.assert_close(k_cache, k_after, atol=0, rtol=0)
+
+
+def test_int_cache_seqlens_and_decode_loop():
+    """Token by token decoding against one attention over the whole sequence."""
+    g = torch.Generator().manual_seed(3)
+    q, k, v = (torch.randn(1, 6, 2, HEAD_DIM, generator=g) for _ in range(3))
+    k_cache, v_cache = torch.zeros(1, 8, 2, HEAD_DIM), torch.zeros(1, 8, 2, HEAD_DIM)
+    outs = [flash_ext.flash_attn_with_kvcache(q[:, i:i + 1], k_cache, v_cache, k[:, i:i + 1],
+                                              v[:, i:i + 1], cache_seqlens=i, causal=True)
+            for i in range(6)]
+    full = flash_ext.flash_attn_func(q, k, v, causal=True)
+    torch.testing.assert_close(torch.cat(outs, 1), full)
+
+
+def test_errors():
+    q, cache = torch.randn(2, 1, 2, HEAD_DIM), torch.randn(2, 8, 2, HEAD_DIM)
+    with pytest.raises(ValueError, match=r"cache_seqlens \+ seqlen_new <= the cache's 8 tokens"):
+        flash_ext.flash_attn_with_kvcache(q, cache, cache.clone(), q, q, cache_seqlens=8)
+    with pytest.raises(ValueError, match="k and v go together"):
+        flash_ext.flash_attn_with_kvcache(q, cache, cache.clone(), k=q)
+    with pytest.raises(ValueError, match=r"block_table must be \(2, max_blocks_per_seq\) int32"):
+        flash_ext.flash_attn_with_kvcache(q, cache, cache.clone(),
+                                          block_table=torch.zeros(2, 1, dtype=torch.int64))
