@@ -2,22 +2,5 @@
 `flash_attn` to `flash_ext.flash_attn` in its imports (`from flash_ext.flash_attn import
 flash_attn_func`, `...flash_attn.bert_padding`, `...flash_attn.layers.rotary`)."""
 
-from flash_ext.flash_attn.flash_attn_interface import (
-    flash_attn_func,
-    flash_attn_kvpacked_func,
-    flash_attn_qkvpacked_func,
-    flash_attn_varlen_func,
-    flash_attn_varlen_kvpacked_func,
-    flash_attn_varlen_qkvpacked_func,
-)
-from flash_ext.kvcache import flash_attn_with_kvcache
-
-__all__ = [
-    "flash_attn_func",
-    "flash_attn_kvpacked_func",
-    "flash_attn_qkvpacked_func",
-    "flash_attn_varlen_func",
-    "flash_attn_varlen_kvpacked_func",
-    "flash_attn_varlen_qkvpacked_func",
-    "flash_attn_with_kvcache",
-]
+from flash_ext.flash_attn.flash_attn_interface import *  # noqa: F403  (the functions)
+from flash_ext.flash_attn.flash_attn_interface import __all__  # noqa: F401
