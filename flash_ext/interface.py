@@ -13,6 +13,7 @@ from flash_ext import _C
 from flash_ext.dispatch import BACKENDS, Explanation
 from flash_ext.flex import sdpa as flex_sdpa
 from flash_ext.ops import ops
+from flash_ext.paged import gather_pages
 from flash_ext.reference import attention_ref, attention_varlen_ref
 
 _attention = _C.attention
@@ -161,6 +162,7 @@ def attention_varlen(
     deterministic: bool = False,
     return_lse: bool = False,
     backend: str | None = None,
+    block_table: Tensor | None = None,
 ) -> Tensor | tuple[Tensor, Tensor]:
     """attention() over a batch of variable-length sequences packed along the first dim.
 
@@ -168,8 +170,11 @@ def attention_varlen(
     cu_seqlens_q[b]:cu_seqlens_q[b+1] of query (int32 prefix sums, batch + 1 entries) and likewise
     for keys; max_seqlen_* bound the lengths. is_causal and window_size are top-left aligned per
     sequence, as in attention(). No attn_mask. Returns out (Tq, Hq, D), and lse (Hq, Tq) with
-    return_lse.
+    return_lse. With block_table (B, max_blocks_per_seq) int32, key and value are paged caches
+    (num_blocks, page_size, Hkv, D) holding each sequence's cu_seqlens_k tokens.
     """
+    if block_table is not None:  # key, value: paged caches, whose tokens are gathered
+        key, value = gather_pages(key, value, cu_seqlens_k, block_table)
     if backend is None and not _is_compiling():
         out, lse = _attention(query, key, value, None, cu_seqlens_q, cu_seqlens_k, max_seqlen_q,
                               max_seqlen_k, dropout_p, is_causal, scale, enable_gqa, window_size,
@@ -224,10 +229,11 @@ def flash_attn_varlen_func(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, ma
                            dropout_p=0.0, softmax_scale=None, causal=False, window_size=(-1, -1),
                            softcap=0.0, alibi_slopes=None, deterministic=False,
                            return_attn_probs=False, block_table=None):
-    """flash_attn.flash_attn_varlen_func: q (Tq, Hq, D), k and v (Tk, Hkv, D)."""
-    if block_table is not None:
-        raise NotImplementedError("block_table (paged KV cache) is not supported yet; "
-                                  "pass block_table=None")
+    """flash_attn.flash_attn_varlen_func: q (Tq, Hq, D), k and v (Tk, Hkv, D); with block_table
+    (B, max_blocks_per_seq) int32, k and v are paged caches (num_blocks, page_size, Hkv, D)
+    holding each sequence's cu_seqlens_k tokens (prefill against a paged cache)."""
+    if block_table is not None:  # k, v: paged caches, whose tokens are gathered (paged.py)
+        k, v = gather_pages(k, v, cu_seqlens_k, block_table)
     if not _is_compiling():
         out, lse = _attention(q, k, v, None, cu_seqlens_q, cu_seqlens_k, max_seqlen_q,
                               max_seqlen_k, dropout_p, causal, softmax_scale, True, window_size,

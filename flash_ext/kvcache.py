@@ -12,8 +12,9 @@ from __future__ import annotations
 import torch
 from torch import Tensor
 
-from flash_ext.rotary import apply_rotary_emb
 from flash_ext.interface import flash_attn_varlen_func
+from flash_ext.paged import CacheIndex, ranges
+from flash_ext.rotary import apply_rotary_emb
 
 
 def _per_batch(value: int | Tensor | None, name: str, batch: int, default: int,
@@ -27,50 +28,6 @@ def _per_batch(value: int | Tensor | None, name: str, batch: int, default: int,
                              f"{value.dtype} of shape {tuple(value.shape)}")
         return value.to(device=device, dtype=torch.int64)
     return torch.full((batch,), int(value), dtype=torch.int64, device=device)
-
-
-class _Cache:
-    """Where token position p of sequence b lies in a dense (rows of k_cache) or paged
-    (block_table's pages) cache."""
-
-    def __init__(self, k_cache: Tensor, batch: int, cache_batch_idx: Tensor | None,
-                 block_table: Tensor | None):
-        device = k_cache.device
-        self.block_table = block_table
-        if block_table is not None:
-            if cache_batch_idx is not None:
-                raise ValueError("cache_batch_idx is not supported with block_table (paged cache)")
-            if block_table.dim() != 2 or block_table.shape[0] != batch or block_table.dtype != torch.int32:
-                raise ValueError(f"block_table must be ({batch}, max_blocks_per_seq) int32, got "
-                                 f"{block_table.dtype} of shape {tuple(block_table.shape)}")
-            self.page = k_cache.shape[1]
-            self.capacity = block_table.shape[1] * self.page
-        else:
-            rows = torch.arange(batch, device=device) if cache_batch_idx is None else \
-                cache_batch_idx.to(device=device, dtype=torch.int64)
-            if rows.shape != (batch,):
-                raise ValueError(f"cache_batch_idx must have shape ({batch},), got "
-                                 f"{tuple(cache_batch_idx.shape)}")
-            self.rows = rows
-            self.capacity = k_cache.shape[1]
-
-    def index(self, sequence: Tensor, position: Tensor) -> tuple[Tensor, Tensor]:
-        """(first index, second index) into the cache of (sequence, position) pairs."""
-        if self.block_table is None:
-            return self.rows[sequence], position
-        pages = self.block_table.to(torch.int64)[sequence, position // self.page]
-        return pages, position % self.page
-
-
-def _ranges(starts: Tensor, ends: Tensor) -> tuple[Tensor, Tensor]:
-    """(sequence, position) of every position in [starts[b], ends[b]) for each b, in order."""
-    lengths = (ends - starts).clamp_min(0)
-    sequence = torch.repeat_interleave(torch.arange(starts.numel(), device=starts.device),
-                                       lengths)
-    first = torch.cumsum(lengths, 0) - lengths
-    position = torch.arange(sequence.numel(), device=starts.device) - first[sequence] + \
-        starts[sequence]
-    return sequence, position
 
 
 def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None, rotary_cos=None,
@@ -108,7 +65,7 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None, rotary_cos=None
         raise ValueError("rotary_cos and rotary_sin go together")
     batch, seqlen_q = q.shape[:2]
     device = q.device
-    cache = _Cache(k_cache, batch, cache_batch_idx, block_table)
+    cache = CacheIndex(k_cache, batch, cache_batch_idx, block_table)
     lengths = _per_batch(cache_seqlens, "cache_seqlens", batch, cache.capacity, device)
     leftpad = _per_batch(cache_leftpad, "cache_leftpad", batch, 0, device)
     new = 0 if k is None else k.shape[1]
@@ -134,14 +91,14 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None, rotary_cos=None
                                  seqlen_offsets=rotary_start.repeat_interleave(seqlen_q))
             q = q.view(batch, seqlen_q, *q.shape[2:])
     if k is not None:
-        sequence, position = _ranges(lengths, lengths + new)
+        sequence, position = ranges(lengths, lengths + new)
         where = cache.index(sequence, position)
         offset = position - lengths[sequence]
         with torch.no_grad():  # the cache is state, not part of the graph
             k_cache[where] = k[sequence, offset].to(k_cache.dtype)
             v_cache[where] = v[sequence, offset].to(v_cache.dtype)
     ends = lengths + new
-    sequence, position = _ranges(leftpad, ends)
+    sequence, position = ranges(leftpad, ends)
     where = cache.index(sequence, position)
     keys, values = k_cache[where], v_cache[where]
     cu_k = torch.nn.functional.pad(torch.cumsum((ends - leftpad).clamp_min(0), 0), (1, 0))

@@ -151,3 +151,41 @@ def test_errors():
     with pytest.raises(ValueError, match=r"block_table must be \(2, max_blocks_per_seq\) int32"):
         flash_ext.flash_attn_with_kvcache(q, cache, cache.clone(),
                                           block_table=torch.zeros(2, 1, dtype=torch.int64))
+
+
+@pytest.mark.parametrize("page", [16, 64])
+def test_varlen_block_table(page):
+    """flash_attn_varlen_func with block_table (prefill, and chunked prefill: fewer queries than
+    keys) equals the call on the same keys packed densely."""
+    g = torch.Generator().manual_seed(page)
+    lengths_k, lengths_q = [70, 0, 33], [70, 0, 5]
+    capacity = 128
+    dense_k, dense_v = (torch.randn(3, capacity, 2, HEAD_DIM, generator=g) for _ in range(2))
+    pages_k, table = paged(dense_k, page, torch.Generator().manual_seed(2))
+    pages_v, _ = paged(dense_v, page, torch.Generator().manual_seed(2))
+    q = torch.randn(sum(lengths_q), 4, HEAD_DIM, generator=g)
+    cu_q = torch.tensor([0, 70, 70, 75], dtype=torch.int32)
+    cu_k = torch.tensor([0, 70, 70, 103], dtype=torch.int32)
+    k = torch.cat([dense_k[b, :n] for b, n in enumerate(lengths_k)])
+    v = torch.cat([dense_v[b, :n] for b, n in enumerate(lengths_k)])
+    out = flash_ext.flash_attn_varlen_func(q, pages_k, pages_v, cu_q, cu_k, 70, 70, causal=True,
+                                           block_table=table)
+    want = flash_ext.flash_attn_varlen_func(q, k, v, cu_q, cu_k, 70, 70, causal=True)
+    torch.testing.assert_close(out, want, atol=0, rtol=0)
+    with pytest.raises(ValueError, match=f"70 tokens, more than the {page} that block_table's"):
+        flash_ext.flash_attn_varlen_func(q, pages_k, pages_v, cu_q, cu_k, 70, 70,
+                                         block_table=table[:, :1].contiguous())
+
+
+def test_attention_varlen_block_table():
+    g = torch.Generator().manual_seed(5)
+    dense_k, dense_v = (torch.randn(2, 32, 2, HEAD_DIM, generator=g) for _ in range(2))
+    pages_k, table = paged(dense_k, 16, torch.Generator().manual_seed(4))
+    pages_v, _ = paged(dense_v, 16, torch.Generator().manual_seed(4))
+    q = torch.randn(40, 2, HEAD_DIM, generator=g)
+    cu = torch.tensor([0, 17, 40], dtype=torch.int32)
+    k, v = (torch.cat([t[0, :17], t[1, :23]]) for t in (dense_k, dense_v))
+    out = flash_ext.attention_varlen(q, pages_k, pages_v, cu, cu, 23, 23, is_causal=True,
+                                     block_table=table)
+    torch.testing.assert_close(out, flash_ext.attention_varlen(q, k, v, cu, cu, 23, 23,
+                                                               is_causal=True), atol=0, rtol=0)
