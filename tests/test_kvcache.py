@@ -12,12 +12,13 @@ import torch
 import flash_ext
 from flash_ext.rotary import apply_rotary_emb
 from flash_ext.reference import attention_ref
+from attention_check import assert_rule
 
 HEAD_DIM = 16
 
 
 def expected(q, k_cache, v_cache, k, v, lengths, leftpad, rows, cos, sin, interleaved, causal,
-             window, **options):
+             window, compute_dtype=torch.float64, **options):
     """(out (B, Sq, Hq, D) float64, lse (B, Hq, Sq), the dense cache after the append): the
     cache written row by row, then attention_ref on each sequence's keys."""
     k_cache, v_cache = k_cache.clone(), v_cache.clone()
@@ -46,7 +47,8 @@ def expected(q, k_cache, v_cache, k, v, lengths, leftpad, rows, cos, sin, interl
         opts = dict(options, alibi_slopes=None if slopes is None else slopes[b:b + 1])
         out, lse = attention_ref(qb.transpose(1, 2), keys.transpose(1, 2),
                                  values.transpose(1, 2), bottom_right=True,
-                                 window_size=(window[0], 0 if causal else window[1]), **opts)
+                                 window_size=(window[0], 0 if causal else window[1]),
+                                 compute_dtype=compute_dtype, **opts)
         outs.append(out.transpose(1, 2))
         lses.append(lse)
     return torch.cat(outs), torch.cat(lses), k_cache, v_cache
@@ -189,3 +191,28 @@ def test_attention_varlen_block_table():
                                      block_table=table)
     torch.testing.assert_close(out, flash_ext.attention_varlen(q, k, v, cu, cu, 23, 23,
                                                                is_causal=True), atol=0, rtol=0)
+
+
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16])
+@pytest.mark.parametrize("head_dim", [64, 80])
+def test_half_dtypes_page_256(dtype, head_dim):
+    """A paged cache of 256-token pages in bf16/fp16 (head dim 80: no flash kernel of its own),
+    by the float64 rule: |out - ref64| <= 2 |ref_lowp - ref64| + eps."""
+    g = torch.Generator().manual_seed(head_dim)
+    batch, capacity = 2, 512
+    q = torch.randn(batch, 4, 8, head_dim, generator=g).to(dtype)
+    k, v = (torch.randn(batch, 4, 2, head_dim, generator=g).to(dtype) for _ in range(2))
+    k_cache, v_cache = (torch.randn(batch, capacity, 2, head_dim, generator=g).to(dtype)
+                        for _ in range(2))
+    lengths = torch.tensor([254, 300], dtype=torch.int32)  # the first append crosses a page
+    args = (q, k_cache, v_cache, k, v, lengths, torch.zeros(batch), torch.arange(batch), None,
+            None, False, True, (-1, -1))
+    ref64, _, k_after, _ = expected(*args)
+    ref_lowp, *_ = expected(*args, compute_dtype=None)
+    pages_k, table = paged(k_cache, 256, torch.Generator().manual_seed(0))
+    pages_v, _ = paged(v_cache, 256, torch.Generator().manual_seed(0))
+    out = flash_ext.flash_attn_with_kvcache(q, pages_k, pages_v, k, v, cache_seqlens=lengths,
+                                            block_table=table, causal=True)
+    assert out.dtype == dtype
+    assert_rule("out", out, ref64, ref_lowp)
+    assert torch.equal(pages_k[table.long()].reshape(k_cache.shape), k_after)
