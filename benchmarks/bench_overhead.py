@@ -125,7 +125,7 @@ def main() -> None:
     args = parser.parse_args()
     devices = [d for d in args.devices.split(",")
                if d == "cpu" or (d == "cuda" and torch.cuda.is_available())]
-    header = [f"# Host time per call: flash_ext vs F.scaled_dot_product_attention",
+    header = ["# Host time per call: flash_ext vs F.scaled_dot_product_attention",
               "",
               f"torch {torch.__version__}, Python {platform.python_version()}, "
               f"{torch.get_num_threads()} CPU threads"

@@ -52,6 +52,10 @@ Prepared heads_second(const Prepared& p) {
           p.window_right, p.info};
 }
 
+double scale_value(const EntryArgs& args, const Prepared& call) {
+  return args.scale.value_or(std::pow(static_cast<double>(call.info.head_dim), -0.5));
+}
+
 Prepared prepare(const EntryArgs& a) {
   const bool varlen = a.varlen();
   const ArgNames& names = entry_names(a.flash_api, varlen);
@@ -105,7 +109,7 @@ std::tuple<Tensor, Tensor> run_kernel(const EntryArgs& a, const Prepared& p,
   // The kernels take scale > 0: they mask and take row maxima on the unscaled scores q.k.
   // scale * q.k = (-scale) * (-q).k, and a zero scale is (0 q).k with scale 1; both
   // differentiable, so autograd carries the gradient of q back through the fold.
-  double scale = a.scale.value_or(std::pow(static_cast<double>(p.info.head_dim), -0.5));
+  double scale = scale_value(a, p);
   Tensor q = p.q;
   if (scale < 0.0) {
     q = q.neg();
@@ -121,26 +125,29 @@ std::tuple<Tensor, Tensor> run_kernel(const EntryArgs& a, const Prepared& p,
                                    p.window_left, p.window_right, bottom_right, a.softcap,
                                    a.deterministic);
   }
-  const Prepared h = heads_second(p);
-  q = p.heads_dim == 2 ? q.transpose(1, 2) : q;
+  // The ops' (B, H, S, D) layout; flash-attn's (B, S, H, D) reaches here for mem_eff only.
+  const bool seq_first = p.heads_dim == 2;
+  const Tensor k = seq_first ? p.k.transpose(1, 2) : p.k;
+  const Tensor v = seq_first ? p.v.transpose(1, 2) : p.v;
+  if (seq_first) q = q.transpose(1, 2);
   Tensor out, lse;
   if (backend == "mem_eff") {
     std::tie(out, lse) = op::mem_eff_fwd().call(
-        q, h.k, h.v, additive_bias(a.attn_mask, q.scalar_type()), a.cu_seqlens_q,
+        q, k, v, additive_bias(a.attn_mask, q.scalar_type()), a.cu_seqlens_q,
         a.cu_seqlens_k, a.max_seqlen_q, a.max_seqlen_k, a.alibi_slopes, seed, a.dropout_p, scale,
         p.window_left, p.window_right, bottom_right, a.deterministic);
   } else if (a.varlen()) {
     std::tie(out, lse) = op::attention_varlen_fwd().call(
-        q, h.k, h.v, *a.cu_seqlens_q, *a.cu_seqlens_k, a.max_seqlen_q, a.max_seqlen_k,
+        q, k, v, *a.cu_seqlens_q, *a.cu_seqlens_k, a.max_seqlen_q, a.max_seqlen_k,
         a.alibi_slopes, seed, a.dropout_p, scale, p.window_left, p.window_right, bottom_right,
         a.softcap, a.deterministic);
   } else {
-    std::tie(out, lse) = op::attention_fwd().call(q, h.k, h.v, a.attn_mask, a.alibi_slopes, seed,
+    std::tie(out, lse) = op::attention_fwd().call(q, k, v, a.attn_mask, a.alibi_slopes, seed,
                                                   a.dropout_p, scale, p.window_left,
                                                   p.window_right, bottom_right, a.softcap,
                                                   a.deterministic);
   }
-  if (p.heads_dim == 2) out = out.transpose(1, 2);
+  if (seq_first) out = out.transpose(1, 2);
   return {out, lse};
 }
 

@@ -48,6 +48,9 @@ struct Prepared {
 // Validates every argument (ValueError / TypeError naming it) and describes the call.
 Prepared prepare(const EntryArgs& args);
 
+// The call's scale: the one given, else 1 / sqrt(head_dim).
+double scale_value(const EntryArgs& args, const Prepared& call);
+
 // The call with q, k, v in the ops' layout ((B, H, S, D) or (T, H, D)).
 Prepared heads_second(const Prepared& call);
 

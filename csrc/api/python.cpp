@@ -205,7 +205,7 @@ PyObject* py_prepare(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
     check_cu_seqlens_values(e.cu_seqlens_q->cpu(), e.cu_seqlens_k->cpu(), p.q.size(0),
                             p.k.size(0), e.max_seqlen_q, e.max_seqlen_k);
   }
-  const double scale = e.scale.value_or(std::pow(static_cast<double>(p.info.head_dim), -0.5));
+  const double scale = scale_value(e, p);
   return Py_BuildValue("(NNNLLd)", THPVariable_Wrap(p.q), THPVariable_Wrap(p.k),
                        THPVariable_Wrap(p.v), static_cast<long long>(p.window_left),
                        static_cast<long long>(p.window_right), scale);
