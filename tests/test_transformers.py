@@ -1,0 +1,359 @@
+"""flash_ext as a Hugging Face transformers attention implementation (integrations/transformers.py)
+on the CPU: tiny random-weight Llama, Mistral (sliding window), Gemma 2 (sliding and global
+layers, softcap, custom scaling), Gemma 3 (sliding and global layers) and Qwen 2 models built
+from configs, against the same weights with attn_implementation="eager" in float32: logits and
+parameter gradients of padded batches (left and right padding) and of packed sequences
+(position_ids), a chunk after a cache, greedy generate() with dynamic and static caches; the
+paths taken (varlen, no 4-D mask, no repeat_kv), dropout, the mask function, what is not
+supported, registration names."""
+
+from __future__ import annotations
+
+import copy
+import inspect
+import subprocess
+import sys
+
+import pytest
+import torch
+
+transformers = pytest.importorskip("transformers")
+
+import flash_ext
+from flash_ext.integrations import transformers as flash_ext_hf
+
+NAME = flash_ext_hf.register()
+WINDOW = 5  # Mistral's and Gemma 2/3's sliding window: shorter than every sequence below
+COMMON = {"num_hidden_layers": 2, "hidden_size": 64, "intermediate_size": 128,
+          "num_attention_heads": 4, "num_key_value_heads": 2, "head_dim": 16, "vocab_size": 128,
+          "initializer_range": 0.2}  # weights large enough for peaked attention
+CONFIGS = {
+    "llama": lambda: transformers.LlamaConfig(**COMMON),
+    "mistral": lambda: transformers.MistralConfig(sliding_window=WINDOW, **COMMON),
+    # layers alternate sliding and global; scaling = 1 / sqrt(query_pre_attn_scalar), not D's
+    "gemma2": lambda: transformers.Gemma2Config(sliding_window=WINDOW, attn_logit_softcapping=2.0,
+                                                query_pre_attn_scalar=8, **COMMON),
+    "gemma3": lambda: transformers.Gemma3TextConfig(
+        sliding_window=WINDOW, query_pre_attn_scalar=8,
+        layer_types=["sliding_attention", "full_attention"], **COMMON),
+    "qwen2": lambda: transformers.Qwen2Config(**COMMON),
+}
+# float32 on both sides: |x - eager| <= TOL * max|eager| elementwise; measured up to 1e-6 for
+# logits and 3e-6 for gradients (float32 rounding, of eager's as much as flash_ext's)
+TOL = 2e-5
+
+
+def make_models(arch: str, **config_changes) -> tuple[torch.nn.Module, torch.nn.Module]:
+    """(eager, flash_ext) models with the same random weights, in eval mode."""
+    config = CONFIGS[arch]()
+    for key, value in config_changes.items():
+        setattr(config, key, value)
+    # from_config sets the implementation on the config it is given: one copy per model
+    eager = transformers.AutoModelForCausalLM.from_config(copy.deepcopy(config),
+                                                          attn_implementation="eager")
+    ours = transformers.AutoModelForCausalLM.from_config(copy.deepcopy(config),
+                                                         attn_implementation=NAME)
+    ours.load_state_dict(eager.state_dict())
+    assert ours.config._attn_implementation == NAME
+    assert eager.config._attn_implementation == "eager"
+    return eager.eval(), ours.eval()
+
+
+def padded_batch(lengths: list[int], side: str) -> tuple[torch.Tensor, torch.Tensor]:
+    """Random token ids (B, max(lengths)) and the padding mask, padded on `side`."""
+    seqlen = max(lengths)
+    ids = torch.randint(0, COMMON["vocab_size"], (len(lengths), seqlen))
+    mask = torch.zeros(len(lengths), seqlen, dtype=torch.long)
+    for b, n in enumerate(lengths):
+        if side == "left":
+            mask[b, seqlen - n:] = 1
+        else:
+            mask[b, :n] = 1
+    return ids, mask
+
+
+def assert_close(actual: torch.Tensor, expected: torch.Tensor, what: str = "") -> None:
+    assert actual.shape == expected.shape, what
+    scale = expected.abs().max()
+    err = (actual - expected).abs().max()
+    assert err <= TOL * scale, f"{what}: max |x - eager| {err:.3e} > {TOL:g} * {scale:.3e}"
+
+
+def logits_and_grads(model, valid: torch.Tensor, weights: torch.Tensor, **inputs):
+    """Logits at the valid positions and the gradients of a weighted sum of them."""
+    model.zero_grad(set_to_none=True)
+    logits = model(**inputs, use_cache=False).logits[valid]
+    (logits * weights).sum().backward()
+    grads = {n: p.grad.clone() for n, p in model.named_parameters() if p.grad is not None}
+    return logits.detach(), grads
+
+
+def assert_same_training_step(eager, ours, valid: torch.Tensor, **inputs) -> None:
+    weights = torch.randn(int(valid.sum()), COMMON["vocab_size"])
+    ref_logits, ref_grads = logits_and_grads(eager, valid, weights, **inputs)
+    logits, grads = logits_and_grads(ours, valid, weights, **inputs)
+    assert_close(logits, ref_logits, "logits")
+    assert grads.keys() == ref_grads.keys()
+    for name, grad in grads.items():
+        assert_close(grad, ref_grads[name], f"gradient of {name}")
+    assert any(g.abs().max() > 0 for n, g in grads.items() if "self_attn" in n)
+
+
+@pytest.mark.parametrize("side", ["left", "right"])
+@pytest.mark.parametrize("arch", list(CONFIGS))
+def test_padded_batch_logits_and_grads(arch, side):
+    eager, ours = make_models(arch)
+    ids, mask = padded_batch([16, 11, 7], side)
+    assert_same_training_step(eager, ours, mask.bool(), input_ids=ids, attention_mask=mask)
+
+
+@pytest.mark.parametrize("arch", list(CONFIGS))
+def test_packed_sequences_logits_and_grads(arch):
+    """Rows holding several sequences each, delimited by position_ids restarting at 0, no mask
+    (eager masks them from position_ids the same way)."""
+    eager, ours = make_models(arch)
+    lengths = [[7, 5, 4], [10, 6]]  # 16 tokens a row
+    position_ids = torch.stack([torch.cat([torch.arange(n) for n in row]) for row in lengths])
+    ids = torch.randint(0, COMMON["vocab_size"], position_ids.shape)
+    valid = torch.ones_like(ids, dtype=torch.bool)
+    assert_same_training_step(eager, ours, valid, input_ids=ids, position_ids=position_ids)
+
+
+def test_packed_sequences_match_separate_runs():
+    _, ours = make_models("mistral")
+    lengths = [6, 9, 1]
+    ids = torch.randint(0, COMMON["vocab_size"], (1, sum(lengths)))
+    position_ids = torch.cat([torch.arange(n) for n in lengths])[None]
+    with torch.no_grad():
+        packed = ours(input_ids=ids, position_ids=position_ids, use_cache=False).logits
+        alone = torch.cat([ours(input_ids=part, use_cache=False).logits
+                           for part in ids.split(lengths, dim=1)], dim=1)
+    assert_close(packed, alone, "logits")
+
+
+def test_inference_mode():
+    _, ours = make_models("llama")
+    ids, mask = padded_batch([10, 7], "left")
+    position_ids = torch.cat([torch.arange(4), torch.arange(6)])[None].expand(2, -1)
+    for inputs in ({"attention_mask": mask}, {"position_ids": position_ids}):
+        with torch.no_grad():
+            expected = ours(input_ids=ids, use_cache=False, **inputs).logits
+        with torch.inference_mode():
+            actual = ours(input_ids=ids, use_cache=False, **inputs).logits
+        torch.testing.assert_close(actual, expected, rtol=0, atol=0)
+
+
+def test_flattened_kwargs_match_position_ids():
+    """cu_seq_lens_q/k and max_length_q/k (DataCollatorWithFlattening's) give the sequences."""
+    _, ours = make_models("llama")
+    lengths = [5, 8, 3]
+    ids = torch.randint(0, COMMON["vocab_size"], (1, sum(lengths)))
+    position_ids = torch.cat([torch.arange(n) for n in lengths])[None]
+    cu_seqlens = torch.tensor([0, 5, 13, 16], dtype=torch.int32)
+    with torch.no_grad():
+        by_positions = ours(input_ids=ids, position_ids=position_ids, use_cache=False).logits
+        by_kwargs = ours(input_ids=ids, position_ids=position_ids, use_cache=False,
+                         cu_seq_lens_q=cu_seqlens, cu_seq_lens_k=cu_seqlens, max_length_q=8,
+                         max_length_k=8).logits
+    torch.testing.assert_close(by_kwargs, by_positions, rtol=0, atol=0)
+
+
+def generate(model, ids, mask, cache: str | None):
+    out = model.generate(input_ids=ids, attention_mask=mask, max_new_tokens=8, do_sample=False,
+                         cache_implementation=cache, return_dict_in_generate=True,
+                         output_logits=True, pad_token_id=0)
+    return out.sequences, torch.stack(out.logits, dim=1)
+
+
+@pytest.mark.parametrize("cache", ["dynamic", "static"])
+@pytest.mark.parametrize("arch", list(CONFIGS))
+def test_generate_greedy_matches_eager(arch, cache):
+    """Prefill and 8 decode steps (past the sliding window), a left-padded batch and a batch
+    without padding; the same tokens as eager and the same logits at every step."""
+    eager, ours = make_models(arch)
+    for lengths in ([9, 6], [9]):
+        ids, mask = padded_batch(lengths, "left")
+        ref_tokens, ref_logits = generate(eager, ids, mask, cache)
+        tokens, logits = generate(ours, ids, mask, cache)
+        assert torch.equal(tokens, ref_tokens)
+        assert_close(logits, ref_logits, f"generate logits, lengths {lengths}")
+
+
+@pytest.mark.parametrize(("side", "lengths"), [("left", [12, 2]), ("right", [12, 10])],
+                         ids=["left", "right"])
+@pytest.mark.parametrize("arch", ["llama", "gemma2"])
+def test_chunk_after_cache_matches_eager(arch, side, lengths):
+    """A second forward of several tokens against a DynamicCache (chunked prefill) where the
+    shorter sequence's chunk holds padding (before its tokens, or after them), so the queries
+    are unpadded too."""
+    eager, ours = make_models(arch)
+    ids, mask = padded_batch(lengths, side)
+    chunk = 3
+    logits = []
+    for model in (eager, ours):
+        cache = transformers.DynamicCache(config=model.config)
+        cache_arg = "cache" if "cache" in inspect.signature(model.forward).parameters else (
+            "past_key_values")  # transformers < 5.2x: past_key_values
+        with torch.no_grad():
+            model(input_ids=ids[:, :-chunk], attention_mask=mask[:, :-chunk], use_cache=True,
+                  **{cache_arg: cache})
+            out = model(input_ids=ids[:, -chunk:], attention_mask=mask, use_cache=True,
+                        **{cache_arg: cache})
+        logits.append(out.logits)
+    valid = mask[:, -chunk:].bool()
+    assert not valid.all()
+    assert_close(logits[1][valid], logits[0][valid], "logits of the chunk")
+
+
+class Spy:
+    """Records the calls of flash_ext's entry points (the integration calls them through the
+    flash_ext module)."""
+
+    def __init__(self, monkeypatch):
+        self.calls: list[tuple[str, dict]] = []
+        for name in ("flash_attn_func", "flash_attn_varlen_func", "attention"):
+            monkeypatch.setattr(flash_ext, name, self.wrap(name, getattr(flash_ext, name)))
+
+    def wrap(self, name, fn):
+        def spy(*args, **kwargs):
+            self.calls.append((name, dict(args=args, **kwargs)))
+            return fn(*args, **kwargs)
+
+        return spy
+
+    def names(self) -> set[str]:
+        return {name for name, _ in self.calls}
+
+
+def test_paths_varlen_for_padding_no_4d_mask_no_repeat_kv(monkeypatch):
+    _, ours = make_models("llama")
+    masks = []
+
+    def recording(module, query, key, value, attention_mask, **kwargs):
+        masks.append(None if attention_mask is None else tuple(attention_mask.shape))
+        return flash_ext_hf.attention_forward(module, query, key, value, attention_mask, **kwargs)
+
+    transformers.AttentionInterface.register(NAME, recording)
+    try:
+        spy = Spy(monkeypatch)
+        ids, mask = padded_batch([12, 8], "left")
+        with torch.no_grad():
+            ours(input_ids=ids, attention_mask=mask, use_cache=False)
+        assert masks == [(2, 12)] * 2  # the 2-D padding mask, as is
+        assert spy.names() == {"flash_attn_varlen_func"}
+        for _, call in spy.calls:
+            q, k = call["args"][:2]
+            assert (q.shape, k.shape) == ((20, 4, 16), (20, 2, 16))  # unpadded; Hkv = 2 heads
+            assert call["causal"]
+        spy.calls.clear()
+        masks.clear()
+        with torch.no_grad():
+            ours(input_ids=ids, use_cache=False)  # no padding: no mask, dense calls
+        assert masks == [None] * 2 and spy.names() == {"flash_attn_func"}
+    finally:
+        flash_ext_hf.register(NAME)
+
+
+def test_window_softcap_scaling_reach_flash_ext(monkeypatch):
+    _, ours = make_models("gemma2")
+    spy = Spy(monkeypatch)
+    with torch.no_grad():
+        ours(input_ids=torch.randint(0, COMMON["vocab_size"], (1, 9)), use_cache=False)
+    windows = [call["window_size"] for _, call in spy.calls]
+    assert windows == [(WINDOW - 1, 0), (-1, -1)]  # Gemma 2: a sliding layer, then a global one
+    for _, call in spy.calls:
+        assert call["softcap"] == 2.0 and call["softmax_scale"] == pytest.approx(8 ** -0.5)
+
+
+def test_dropout_in_training_only(monkeypatch):
+    _, ours = make_models("llama", attention_dropout=0.5)
+    spy = Spy(monkeypatch)
+    ids = torch.randint(0, COMMON["vocab_size"], (2, 10))
+    with torch.no_grad():
+        evaluated = ours(input_ids=ids, use_cache=False).logits
+    assert [call["dropout_p"] for _, call in spy.calls] == [0.0, 0.0]
+    spy.calls.clear()
+    ours.train()
+    torch.manual_seed(1)
+    trained = ours(input_ids=ids, use_cache=False).logits
+    torch.manual_seed(1)
+    again = ours(input_ids=ids, use_cache=False).logits
+    assert [call["dropout_p"] for _, call in spy.calls] == [0.5] * 4
+    assert not torch.allclose(trained, evaluated, atol=1e-3)
+    torch.testing.assert_close(trained, again, rtol=0, atol=0)  # the generator's seed decides
+    trained.sum().backward()
+    assert all(torch.isfinite(p.grad).all() for p in ours.parameters() if p.grad is not None)
+
+
+def test_custom_4d_mask_matches_eager():
+    """A 4-D additive mask of the caller's (here causal plus padding) is used as is."""
+    eager, ours = make_models("qwen2")
+    ids, mask = padded_batch([10, 6], "right")
+    seqlen = ids.shape[1]
+    visible = torch.ones(seqlen, seqlen).tril().bool()[None] & mask.bool()[:, None, :]
+    additive = torch.zeros(visible.shape).masked_fill(~visible, torch.finfo(torch.float32).min)
+    with torch.no_grad():
+        ref = eager(input_ids=ids, attention_mask=additive[:, None], use_cache=False).logits
+        out = ours(input_ids=ids, attention_mask=additive[:, None], use_cache=False).logits
+    valid = mask.bool()
+    assert_close(out[valid], ref[valid], "logits")
+
+
+def test_padding_mask_function():
+    mask = torch.tensor([[0, 0, 1, 1], [1, 1, 1, 1]], dtype=torch.bool)
+    full = torch.ones(2, 4, dtype=torch.bool)
+    kw = {"batch_size": 2, "q_length": 1, "device": "cpu"}
+    assert flash_ext_hf.padding_mask(kv_length=4, q_offset=3, attention_mask=full, **kw) is None
+    assert flash_ext_hf.padding_mask(kv_length=4, q_offset=3, attention_mask=None, **kw) is None
+    assert torch.equal(flash_ext_hf.padding_mask(kv_length=4, q_offset=3, attention_mask=mask,
+                                                 **kw), mask)
+    # a sliding-window layer whose cache keeps the last 3 keys
+    assert torch.equal(flash_ext_hf.padding_mask(kv_length=3, q_offset=3, kv_offset=1,
+                                                 attention_mask=mask, **kw), mask[:, 1:])
+    # a static cache of 8 slots, 4 of them tokens, with and without a mask
+    assert torch.equal(flash_ext_hf.padding_mask(kv_length=8, q_offset=3, attention_mask=mask,
+                                                 **kw), mask)
+    assert torch.equal(flash_ext_hf.padding_mask(kv_length=8, q_offset=torch.tensor(3),
+                                                 attention_mask=None, **kw), full)
+    # bidirectional masks (cross-attention to 8 encoder states): every key is a token
+    assert flash_ext_hf.padding_mask(kv_length=8, attention_mask=None,
+                                     allow_is_bidirectional_skip=True, **kw) is None
+
+
+def test_chunked_attention_not_supported():
+    config = transformers.LlamaConfig(**COMMON)
+    config.attention_chunk_size = 8
+    kw = {"batch_size": 1, "q_length": 8, "attention_mask": None, "config": config}
+    assert flash_ext_hf.padding_mask(kv_length=8, **kw) is None  # one chunk: plain causal
+    with pytest.raises(NotImplementedError, match="chunked attention"):
+        flash_ext_hf.padding_mask(kv_length=9, **kw)
+
+
+def test_attention_sinks_not_supported():
+    _, ours = make_models("llama")
+    q = torch.randn(1, 4, 3, 16)
+    k = v = torch.randn(1, 2, 3, 16)
+    with pytest.raises(NotImplementedError, match="s_aux"):
+        flash_ext_hf.attention_forward(ours.model.layers[0].self_attn, q, k, v, None,
+                                       s_aux=torch.zeros(4))
+
+
+@pytest.mark.parametrize("name", ["flash_ext", "flash_attention_2", "kernels-community/x",
+                                  "paged|fext", "sdpa", "my_sdpa", "flex_attention", "eager",
+                                  "", None])
+def test_register_rejects_names_that_cannot_work(name):
+    with pytest.raises(ValueError, match=f"name={name!r}".replace("|", r"\|")):
+        flash_ext_hf.register(name)
+
+
+def test_register_returns_usable_name():
+    assert flash_ext_hf.register("fe_attention") == "fe_attention"
+    model = transformers.AutoModelForCausalLM.from_config(CONFIGS["llama"](),
+                                                          attn_implementation="fe_attention")
+    assert model.config._attn_implementation == "fe_attention"
+
+
+def test_import_flash_ext_does_not_import_transformers():
+    code = ("import sys, flash_ext, flash_ext.integrations; "
+            "assert 'transformers' not in sys.modules, 'transformers imported'")
+    subprocess.run([sys.executable, "-c", code], check=True)
