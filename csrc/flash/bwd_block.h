@@ -72,26 +72,56 @@ __device__ __forceinline__ auto key_rows(T* base, int64_t batch_stride, int64_t 
                      make_stride(row_stride, _1{}));
 }
 
-// Calls step(i, h, m, h_next, m_next, is_masked) for the num_steps steps of a key block: query
-// heads h_first.. of the group, blocks m_first..m_last of each, is_masked (std::true_type or
-// std::false_type) when the block needs the softcap, ALiBi or visibility code.
-template <int kBlockM, int kBlockN, bool kCausal, typename Step>
-__device__ __forceinline__ void for_each_step(int num_steps, int h_first, int m_first, int m_last,
-                                              bool all_masked, const Mask<kCausal>& visible,
-                                              int n0, int seqlen_q, Step&& step) {
-  for (int i = 0, h = h_first, m = m_first; i < num_steps; ++i) {
-    const int h_next = m == m_last ? h + 1 : h;
-    const int m_next = m == m_last ? m_first : m + 1;
-    const int m0 = m * kBlockM;
-    if (all_masked || visible.template block_needs_mask<kBlockN>(n0, m0, min(m0 + kBlockM, seqlen_q))) {
-      step(i, h, m, h_next, m_next, std::true_type{});
-    } else {
-      step(i, h, m, h_next, m_next, std::false_type{});
-    }
-    h = h_next;
-    m = m_next;
+// The steps of key block n_block of (seq, kv_head): the query heads h_first.. of the KV head's
+// group, and for each the query blocks m_first..m_last whose rows see some key of the block
+// (the same for every head). Every role of a kernel derives the same sequence from it.
+template <int kBlockM, int kBlockN, bool kCausal>
+struct KeyBlockSteps {
+  Mask<kCausal> visible;  // visibility only (no ALiBi)
+  int n0, keys, m_first, m_last, h_first, num_steps;
+
+  __device__ __forceinline__ KeyBlockSteps(const BwdParams& p, const SeqLen& seq, int kv_head,
+                                           int n_block)
+      : visible(seq.seqlen_q, seq.seqlen_k, p.bottom_right, p.window_left, p.window_right, 0.f),
+        n0(n_block * kBlockN),
+        keys(min(kBlockN, seq.seqlen_k - n0)) {
+    const int row_begin = visible.row_begin(n0);
+    const int row_end = visible.row_end(n0 + keys - 1, seq.seqlen_q);
+    const int num_m = row_end > row_begin ? (row_end + kBlockM - 1) / kBlockM - row_begin / kBlockM : 0;
+    const int group = p.heads_q / p.heads_kv;
+    m_first = row_begin / kBlockM;
+    m_last = m_first + num_m - 1;
+    h_first = kv_head * group;
+    num_steps = num_m * group;
   }
-}
+
+  // fn(i, h, m, h_next, m_next) for each step i: query head h, query block m, and the next
+  // step's (past the last step: a head past the group).
+  template <typename Fn>
+  __device__ __forceinline__ void walk(Fn&& fn) const {
+    for (int i = 0, h = h_first, m = m_first; i < num_steps; ++i) {
+      const int h_next = m == m_last ? h + 1 : h;
+      const int m_next = m == m_last ? m_first : m + 1;
+      fn(i, h, m, h_next, m_next);
+      h = h_next;
+      m = m_next;
+    }
+  }
+
+  // walk's steps as step(i, h, m, h_next, m_next, is_masked), is_masked (std::true_type or
+  // std::false_type) when the block needs the softcap, ALiBi or visibility code.
+  template <typename Step>
+  __device__ __forceinline__ void for_each_step(bool all_masked, int seqlen_q, Step&& step) const {
+    walk([&](int i, int h, int m, int h_next, int m_next) __attribute__((always_inline)) {
+      const int m0 = m * kBlockM;
+      if (all_masked || visible.template block_needs_mask<kBlockN>(n0, m0, min(m0 + kBlockM, seqlen_q))) {
+        step(i, h, m, h_next, m_next, std::true_type{});
+      } else {
+        step(i, h, m, h_next, m_next, std::false_type{});
+      }
+    });
+  }
+};
 
 // Adds a step's dq (acc_dq of thr_dq's partition of kBlockM x kHeadDim) to the fp32
 // accumulators `dq_accum` (the CTA's slice), rows m0.. of the lse rows starting at row_offset.
@@ -111,17 +141,18 @@ __device__ __forceinline__ void add_dq(float* dq_accum, ThrMma const& thr_dq, Ac
 
 // dK = scale * acc_dk and dV = dv_scale * acc_dv (tiled_mma_dkv's accumulators of kBlockN x
 // kHeadDim) through shared memory at smem_k and smem_v (no longer read by anyone) to 16-byte
-// global stores of the block's `keys` rows.
-template <typename Traits, typename TiledMma, typename Acc>
+// global stores of the block's `keys` rows, by the threads of Traits' copy layouts (tidx: this
+// one's index among them; sync(): a barrier of them).
+template <typename Traits, typename TiledMma, typename Acc, typename Sync>
 __device__ __forceinline__ void store_dk_dv(const BwdParams& params, const SeqLen& seq, int bidb,
                                             int kv_head, int n0, int keys, TiledMma tiled_mma_dkv,
                                             Acc& acc_dk, Acc& acc_dv, float dv_scale,
                                             typename Traits::Element* smem_k,
-                                            typename Traits::Element* smem_v) {
+                                            typename Traits::Element* smem_v, int tidx,
+                                            Sync&& sync) {
   using Element = typename Traits::Element;
   constexpr int kBlockN = Traits::kBlockN;
   constexpr int kHeadDim = Traits::kHeadDim;
-  const int tidx = threadIdx.x;
   CUTE_UNROLL
   for (int j = 0; j < size(acc_dk); ++j) {
     acc_dk(j) *= params.scale;
@@ -130,7 +161,7 @@ __device__ __forceinline__ void store_dk_dv(const BwdParams& params, const SeqLe
   Tensor rdK = convert_type<Element>(acc_dk);
   Tensor rdV = convert_type<Element>(acc_dv);
   cp_async_wait<0>();
-  __syncthreads();  // every thread is done with K and V in shared memory
+  sync();  // every thread is done with K and V in shared memory
   using SmemLayout = typename Traits::template SmemLayoutRows<kBlockN>;
   Tensor sdK = make_tensor(make_smem_ptr(smem_k), SmemLayout{});
   Tensor sdV = make_tensor(make_smem_ptr(smem_v), SmemLayout{});
@@ -138,7 +169,7 @@ __device__ __forceinline__ void store_dk_dv(const BwdParams& params, const SeqLe
   auto thr_copy_dKV = copy_dKV.get_thread_slice(tidx);
   copy(copy_dKV, thr_copy_dKV.retile_S(rdK), thr_copy_dKV.partition_D(sdK));
   copy(copy_dKV, thr_copy_dKV.retile_S(rdV), thr_copy_dKV.partition_D(sdV));
-  __syncthreads();
+  sync();
 
   typename Traits::GmemTiledCopyStore gmem_store;
   auto gmem_thr_store = gmem_store.get_thread_slice(tidx);

@@ -43,18 +43,9 @@ __device__ __forceinline__ void bwd_key_block(const BwdParams& params, const Seq
   constexpr int kHeadDim = Traits::kHeadDim;
   constexpr bool kDoubleBufferQ = Traits::kDoubleBufferQ;
   const int tidx = threadIdx.x;
-  const int n0 = n_block * kBlockN;
-  const int keys = min(kBlockN, seq.seqlen_k - n0);
-
-  // Query rows that see some key of the block (the same for every head of the group).
-  const Mask<kCausal> visible(seq.seqlen_q, seq.seqlen_k, params.bottom_right,
-                              params.window_left, params.window_right, 0.f);
-  const int row_begin = visible.row_begin(n0);
-  const int row_end = visible.row_end(n0 + keys - 1, seq.seqlen_q);
-  const int m_first = row_begin / kBlockM;
-  const int num_m = row_end > row_begin ? (row_end + kBlockM - 1) / kBlockM - m_first : 0;
-  const int group = params.heads_q / params.heads_kv;
-  const int num_steps = num_m * group;
+  const KeyBlockSteps<kBlockM, kBlockN, kCausal> steps(params, seq, kv_head, n_block);
+  const int n0 = steps.n0, keys = steps.keys, num_steps = steps.num_steps;
+  const int h_first = steps.h_first;
 
   Tensor sQ = make_tensor(make_smem_ptr(reinterpret_cast<Element*>(smem)),
                           typename Traits::SmemLayoutQdO{});  // (kBlockM, kHeadDim), 1 or 2 buffers
@@ -90,8 +81,6 @@ __device__ __forceinline__ void bwd_key_block(const BwdParams& params, const Seq
   // The steps walk (query head, query block) pairs: heads h_first.. of the group, blocks
   // m_first.. of each. Each thread's share of the Q and dO tiles of (h_first, block 0) is
   // partitioned once; a step only moves its base pointer.
-  const int h_first = kv_head * group;
-  const int m_last = m_first + num_m - 1;
   auto rows_at = [&](const void* base, int64_t batch_stride, int64_t head_stride,
                      int64_t row_stride) {
     const Element* ptr = static_cast<const Element*>(base) +
@@ -200,8 +189,8 @@ __device__ __forceinline__ void bwd_key_block(const BwdParams& params, const Seq
                         params.v, params.v_batch_stride, params.v_head_stride, params.v_row_stride,
                         seq, bidb, kv_head, n0)),
                     tVsV, tKVcKV, tpD, keys);
-    load_q(0, h_first, m_first);
-    load_do(h_first, m_first);
+    load_q(0, h_first, steps.m_first);
+    load_do(h_first, steps.m_first);
     cp_async_fence();
   }
 
@@ -339,12 +328,11 @@ __device__ __forceinline__ void bwd_key_block(const BwdParams& params, const Seq
     add_dq<kBlockM, kHeadDim>(dq_accum, thr_dq, acc_dq, tdQcdQ, row_offset, m0, seq.seqlen_q);
   };
 
-  for_each_step<kBlockM, kBlockN>(num_steps, h_first, m_first, m_last, all_masked, visible, n0,
-                                  seq.seqlen_q, step);
+  steps.for_each_step(all_masked, seq.seqlen_q, step);
 
   // dK = scale * dS^T Q, dV = r * (P Z)^T dO.
   store_dk_dv<Traits>(params, seq, bidb, kv_head, n0, keys, mma_dkv, acc_dk, acc_dv, keep_scale,
-                      sK.data().get(), sV.data().get());
+                      sK.data().get(), sV.data().get(), tidx, [] { __syncthreads(); });
 }
 
 // Grid: BwdTile's.

@@ -20,7 +20,7 @@ namespace flash {
 // The Hopper kernel's tiles per head dim, where it has one: Sm90BwdTraits<D, kBlockM>.
 template <int kHeadDim, typename Element>
 using Sm90BwdConfig = std::conditional_t<
-    kHeadDim == 64, Sm90BwdTraits<64, 128, Element>,
+    kHeadDim == 64, Sm90BwdTraits<64, 64, Element>,
     std::conditional_t<kHeadDim == 128, Sm90BwdTraits<128, 64, Element>,
                        std::conditional_t<kHeadDim == 256, Sm90BwdTraits<256, 64, Element>,
                                           void>>>;

@@ -1,20 +1,23 @@
 // The flash backward on Hopper (sm_90a): bwd_kernel.h's algorithm (a CTA owns kBlockN keys and
 // walks the query blocks of its KV head's group) with every GEMM on wgmma, whose operands come
 // from shared memory by descriptor instead of ldmatrix: the mma.sync kernel is bound by issuing
-// those loads and its MMAs. Two warpgroups own 64 keys each and compute the transposed scores:
+// those loads and its MMAs. Two consumer warpgroups own 64 keys each and compute the
+// transposed scores:
 //   S^T = K Q^T, dP^T = V dO^T            (shared memory operands, issued together)
 //   P^T = exp2(S^T scale - lse), dS^T = P^T * (dP^T - D)
 //   dV += P^T dO, dK += dS^T Q            (P^T, dS^T from registers)
 //   dQ  = dS K                            (dS through shared memory; fp32 bulk reductions)
-// Q and dO of the next step load by TMA (issued by one thread, an mbarrier per buffer), lse
-// and D by cp.async, while this one computes: the warps issuing 64 KB of cp.async a step at
-// D = 256 stalled about as long as the step's GEMMs took. dQ goes to the fp32 accumulators
-// through shared memory: each warp stages its rows and sends each with one bulk reduction
-// (cp.reduce.async.bulk), which the TMA unit performs while the warps go on (per-element
-// atomics held the warps and their registers). A warp's wgmma batch issues only about as fast
-// as the tensor cores take it, so whatever the warps issue after it starts when the batch is
-// nearly done. Serves every feature but dropout, which stays on bwd_kernel.h; calls whose q or
-// dout TMA cannot load (sm90_bwd_fits) run it too.
+// FlashAttention-3's division of labour: a third warpgroup gives its registers to the consumers
+// (setmaxnreg); its warp 0 is the producer, loading Q and dO by TMA and lse and D into two
+// buffers ahead of the consumers (mbarriers: full when the bytes landed, empty once both
+// consumers are done), and its warp 1 the dQ writer: the consumers stage each step's dq rows
+// in shared memory and go on, and the writer sends each row to the fp32 accumulators with one
+// bulk reduction (cp.reduce.async.bulk, performed by the TMA unit). Issuing those reductions
+// and the loads held the consumer warps about as long as a step's GEMMs took when they did it
+// themselves: a warp's wgmma batch issues only about as fast as the tensor cores take it, so
+// whatever a warp issues after one starts when it is nearly done. Serves every feature but
+// dropout, which stays on bwd_kernel.h; calls whose q or dout TMA cannot load (sm90_bwd_fits)
+// run it too.
 #pragma once
 
 #include <cmath>
@@ -22,6 +25,7 @@
 
 #include <cute/tensor.hpp>
 #include <cutlass/arch/barrier.h>
+#include <cutlass/arch/reg_reconfig.h>
 #include <cutlass/fast_math.h>
 
 #include "bwd_block.h"
@@ -51,7 +55,8 @@ struct Sm90BwdTraits : TraitsBase<kHeadDim_, 8, Element_> {
   static constexpr int kBlockM = kBlockM_;
   static constexpr bool kSplitD = kHeadDim > 128;
   static constexpr int kBlockN = kSplitD ? 64 : 128;
-  static constexpr int kNThreads = 256;
+  static constexpr int kNThreads = 384;  // the producer/dQ-writer warpgroup, two consumers
+  static constexpr int kNConsumers = 256;
   static_assert(kHeadDim % 64 == 0 && (kBlockM == 64 || kBlockM == 128));
   static_assert(!kSplitD || kBlockM == 64);
 
@@ -108,46 +113,79 @@ struct Sm90BwdTraits : TraitsBase<kHeadDim_, 8, Element_> {
   // Two buffers of Q and of dO, K, V, dS, P (kSplitD); then two buffers of lse and of D (fp32).
   static constexpr int kSmemRowStats =
       (4 * kSmemQ + 2 * kSmemKV + (kSplitD ? 2 : 1) * kSmemdS) * sizeof(Element);
-  // dq staging: a warpgroup's 64 rows x kDqCols of a step's dq, each row kDqRowBytes apart
-  // (32 bytes of padding put the 8 rows of an accumulator store in distinct banks). Up to
-  // D = 128 in a region of their own; at D = 256 there is no room for one, and the rows go to
-  // the step's own Q and dO buffers (the warpgroup's column half of each, which only its own
-  // dK and dV products read: free once it has waited for them) and, the last few, past lse/D.
+  // dq staging: a warpgroup's 64 rows x kDqCols of a step's dq, as boxes of 64 rows x 32
+  // columns (8 KB, 128-byte swizzle), each added to the fp32 accumulators by one TMA tensor
+  // reduction. Up to D = 128 in two buffers of their own (the consumers stage a step while
+  // the writer sends the one before); at D = 256 there is no room for them, and the boxes go to
+  // the step's own Q and dO buffers (the warpgroup's column half of each, which only its own dK
+  // and dV products read: free once it has waited for them; the writer hands the buffers back
+  // to the producer once its reductions have read them).
   static constexpr int kDqCols = kDqSplitD ? kHeadDim / 2 : kHeadDim;
-  static constexpr int kDqRowBytes = (kDqCols + 8) * sizeof(float);
+  static constexpr int kDqBoxes = kDqCols / 32;  // a warpgroup's boxes a step
+  static constexpr int kDqBoxBytes = 64 * 32 * sizeof(float);
+  static constexpr int kDqStages = 2;  // the staging buffers (!kSplitD)
+  using SmemLayoutDqBox = decltype(tile_to_shape(GMMA::Layout_K_SW128_Atom<float>{},
+                                                 Shape<_64, _32>{}));
   static constexpr int kSmemDqStage = kSmemRowStats + 4 * kBlockM * sizeof(float);
-  static constexpr int kDqRowsInHalf = kSmemQ * sizeof(Element) / 2 / kDqRowBytes;  // kSplitD
-  static constexpr int kDqRowsPast = kSplitD ? 64 - 2 * kDqRowsInHalf : 64;
-  static_assert(kDqRowsPast >= 0);
-  // Then an mbarrier per Q/dO buffer: its two TMA loads have landed.
-  static constexpr int kSmemBarriers = kSmemDqStage + 2 * kDqRowsPast * kDqRowBytes;
+  // Then the mbarriers: each Q/dO buffer's full and empty, each dq staging buffer's empty.
+  static constexpr int kSmemBarriers =
+      kSmemDqStage + (kSplitD ? 0 : kDqStages * 2 * kDqBoxes * kDqBoxBytes);
   static_assert(kSmemBarriers % 8 == 0);
-  static constexpr int kSmemSize = kSmemBarriers + 2 * sizeof(uint64_t);
+  static constexpr int kSmemSize = kSmemBarriers + 6 * sizeof(uint64_t);
 
   using TmaQ = Sm90TmaLoad<Element, SmemLayoutQ>;  // a (kBlockM, kHeadDim) tile of q or do
   static constexpr uint32_t kBytesQ = kSmemQ * sizeof(Element);
+  // dq_accum as (lse rows, kHeadDim, slices x batch x heads): a box's rows past the end of a
+  // sequence are clipped (varlen: they run into the next sequence, and are staged as zeros).
+  using DqTensor = decltype(make_tensor(make_gmem_ptr(static_cast<float*>(nullptr)),
+                                        make_shape(int32_t(0), Int<kHeadDim>{}, int32_t(0)),
+                                        make_stride(Int<kHeadDim>{}, _1{}, int64_t(0))));
+  using TmaDq = decltype(make_tma_copy(SM90_TMA_REDUCE_ADD{}, DqTensor{}, SmemLayoutDqBox{},
+                                       Shape<_64, _32>{}, _1{}));
 
-  // Byte offset of warpgroup wg's staged dq row `row` (0..63) in step i.
-  static __device__ __forceinline__ int dq_row_offset(int wg, int row, int i) {
+  // Byte offset of box `box` (columns 32 box.. of its kDqCols) of warpgroup wg's staged dq in
+  // step i.
+  static __device__ __forceinline__ int dq_box_offset(int wg, int box, int i) {
     if constexpr (kSplitD) {
       constexpr int kHalf = kSmemQ * sizeof(Element) / 2;
-      const int q_half = (i % 2) * kSmemQ * int(sizeof(Element)) + wg * kHalf;
-      if (row < kDqRowsInHalf) return q_half + row * kDqRowBytes;
-      if (row < 2 * kDqRowsInHalf) {
-        return q_half + 2 * kSmemQ * int(sizeof(Element)) + (row - kDqRowsInHalf) * kDqRowBytes;
-      }
-      row -= 2 * kDqRowsInHalf;
+      const int q = (i % 2 + (box >= 2 ? 2 : 0)) * kSmemQ * int(sizeof(Element));
+      return q + wg * kHalf + (box % 2) * kDqBoxBytes;
     }
-    return kSmemDqStage + (wg * kDqRowsPast + row) * kDqRowBytes;
+    return kSmemDqStage + (((i % kDqStages) * 2 + wg) * kDqBoxes + box) * kDqBoxBytes;
   }
 };
+
+// The mbarriers of Sm90BwdTraits' shared memory: buffer s of Q, dO, lse and D is full (its
+// TMA bytes landed, the producer's 32 lanes stored lse and D) and empty (both consumers' dK and
+// dV products have read it; kSplitD: the consumers have staged their dq in it and the writer's
+// reductions have read it),
+// dq staging buffer s is empty (the writer's reductions have read it).
+struct Sm90BwdBarriers {
+  uint64_t* base;
+  __device__ __forceinline__ uint64_t* q_full(int s) const { return base + s; }
+  __device__ __forceinline__ uint64_t* q_empty(int s) const { return base + 2 + s; }
+  __device__ __forceinline__ uint64_t* dq_empty(int s) const { return base + 4 + s; }
+};
+
+// Named barriers (after CUTLASS's reserved ones): the two consumer warpgroups, and dq staging
+// buffer s full (the consumers arrive, the writer waits).
+enum class Sm90BwdBarrier : uint32_t { kConsumers = 0, kDqFull = 1 };
 
 // The TMA descriptors of one call (built on the host by make_sm90_bwd_tma).
 template <typename Traits>
 struct Sm90BwdTma {
   typename Traits::TmaQ q;
   typename Traits::TmaQ dout;
+  typename Traits::TmaDq dq;
 };
+
+// The shape of Sm90BwdTraits::DqTensor for a call.
+template <int kHeadDim>
+__host__ __device__ inline auto sm90_dq_shape(const BwdParams& p) {
+  const LseRows rows(p);
+  return make_shape(int32_t(rows.rows), Int<kHeadDim>{},
+                    int32_t(p.dq_splits * rows.batch * rows.heads));
+}
 
 // Calls whose q or dout TMA cannot load (sm90_tma_fits) run bwd_kernel.h.
 template <typename Traits>
@@ -165,41 +203,155 @@ Sm90BwdTma<Traits> make_sm90_bwd_tma(const BwdParams& p) {
                          typename Traits::SmemLayoutQ{},
                          Shape<Int<Traits::kBlockM>, Int<Traits::kHeadDim>>{}, _1{});
   };
+  constexpr int kHeadDim = Traits::kHeadDim;
+  auto shape = sm90_dq_shape<kHeadDim>(p);
+  typename Traits::DqTensor dq = make_tensor(
+      make_gmem_ptr(p.dq_accum), shape,
+      make_stride(Int<kHeadDim>{}, _1{}, int64_t(get<0>(shape)) * kHeadDim));
   return {tma(p.q, p.q_row_stride, p.q_head_stride, p.q_batch_stride),
-          tma(p.dout, p.do_row_stride, p.do_head_stride, p.do_batch_stride)};
+          tma(p.dout, p.do_row_stride, p.do_head_stride, p.do_batch_stride),
+          make_tma_copy(SM90_TMA_REDUCE_ADD{}, dq, typename Traits::SmemLayoutDqBox{},
+                        Shape<_64, _32>{}, _1{})};
 }
 
-// 4-byte cp.async.
-__forceinline__ __device__ void cp_async_4(float* smem, const float* gmem) {
-  const unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(smem));
-  asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n" ::"r"(dst), "l"(gmem));
-}
-
-// `phases` bit b: the parity of the next completion of Q/dO buffer b's mbarrier (kept across
-// the CTA's key blocks).
 template <typename Traits, bool kCausal>
-__device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params,
-                                                   const Sm90BwdTma<Traits>& tma,
-                                                   const SeqLen& seq, int bidb, int kv_head,
-                                                   int n_block, int dq_slice, char* smem,
-                                                   uint32_t& phases) {
+using Sm90BwdSteps = KeyBlockSteps<Traits::kBlockM, Traits::kBlockN, kCausal>;
+
+// The producer (one warp): for each step of the CTA's key blocks, in the consumers' order, Q
+// and dO by TMA (lane 0) and lse (log2-scaled; +inf for a row with no visible key or past the
+// sequence, so that P = dS = 0 there whatever TMA read: zeros past the tensor, a varlen call's
+// next sequence) and D by the 32 lanes, into buffer g % 2 (g: steps passed) once it is empty.
+template <typename Traits, bool kCausal>
+__device__ __forceinline__ void bwd_sm90_producer(const BwdParams& params,
+                                                  const Sm90BwdTma<Traits>& tma,
+                                                  const BwdTile& tile, const SeqLen& seq,
+                                                  char* smem, const Sm90BwdBarriers& bars) {
   using Barrier = cutlass::arch::ClusterTransactionBarrier;
+  using Element = typename Traits::Element;
+  constexpr int kBlockM = Traits::kBlockM;
+  constexpr int kHeadDim = Traits::kHeadDim;
+  const int lane = threadIdx.x % 32;
+  Element* smem_e = reinterpret_cast<Element*>(smem);
+  float* smem_lse = reinterpret_cast<float*>(smem + Traits::kSmemRowStats);  // [2][kBlockM]
+  float* smem_dsum = smem_lse + 2 * kBlockM;                                  // [2][kBlockM]
+  const int b = seq.varlen ? 0 : tile.bidb;
+  auto load_tile = [&](auto const& tma_rows, int h, int m, Element* dst, uint64_t* full) {
+    Tensor mX = tma_rows.get_tma_tensor(sm90_qkv_shape(params, false))(_, _, h, b);
+    Tensor gX = local_tile(domain_offset(make_coord(int32_t(seq.q_row0), _0{}), mX),
+                           Shape<Int<kBlockM>, Int<kHeadDim>>{}, make_coord(m, _0{}));
+    Tensor sX = make_tensor(make_smem_ptr(dst), typename Traits::SmemLayoutQ{});
+    auto [tXgX, tXsX] = tma_partition(tma_rows, _0{}, Layout<_1>{}, group_modes<0, 2>(sX),
+                                      group_modes<0, 2>(gX));
+    copy(tma_rows.with(*full), tXgX, tXsX);
+  };
+  int g = 0;
+  for (int n_block = tile.n_block; tile.has(n_block, Traits::kBlockN, seq.seqlen_k);
+       n_block += tile.n_step) {
+    const Sm90BwdSteps<Traits, kCausal> steps(params, seq, tile.kv_head, n_block);
+    steps.walk([&](int, int h, int m, int, int) {
+      const int s = g % 2;
+      Barrier::wait(bars.q_empty(s), ((g / 2) & 1) ^ 1);
+      if (lane == 0) {
+        Barrier::expect_transaction(bars.q_full(s), 2 * Traits::kBytesQ);
+        load_tile(tma.q, h, m, smem_e + s * Traits::kSmemQ, bars.q_full(s));
+        load_tile(tma.dout, h, m, smem_e + (2 + s) * Traits::kSmemQ, bars.q_full(s));
+      }
+      const int64_t offset = seq.lse_offset(params, tile.bidb, h);
+      CUTE_UNROLL
+      for (int j = 0; j < kBlockM / 32; ++j) {
+        const int r = lane + 32 * j, row = m * kBlockM + r;
+        float lse = INFINITY, dsum = 0.f;
+        if (row < seq.seqlen_q) {
+          const float l = params.lse[offset + row];
+          lse = l == -INFINITY ? INFINITY : l * float(M_LOG2E);
+          dsum = params.dsum[offset + row];
+        }
+        smem_lse[s * kBlockM + r] = lse;
+        smem_dsum[s * kBlockM + r] = dsum;
+      }
+      Barrier::arrive(bars.q_full(s));
+      ++g;
+    });
+  }
+}
+
+// The dQ writer (one thread): for each step, once the consumers have staged its dq, one TMA
+// tensor reduction per box into the fp32 accumulators of the CTA's dq slice, then the staging
+// buffer back to the consumers (kSplitD: Q/dO's buffer back to the producer) once the
+// reductions have read it. Deterministic mode also waits for them to finish at each key
+// block's end, so that the next key block's additions come after these.
+template <typename Traits, bool kCausal>
+__device__ __forceinline__ void bwd_sm90_dq_writer(const BwdParams& params,
+                                                   const Sm90BwdTma<Traits>& tma,
+                                                   const BwdTile& tile, const SeqLen& seq,
+                                                   char* smem, const Sm90BwdBarriers& bars) {
+  using Barrier = cutlass::arch::ClusterTransactionBarrier;
+  using NamedBarrier = cutlass::arch::NamedBarrier;
+  constexpr int kBlockM = Traits::kBlockM;
+  constexpr int kHeadDim = Traits::kHeadDim;
+  const LseRows rows(params);
+  const int b = seq.varlen ? 0 : tile.bidb;
+  Tensor mdQ = tma.dq.get_tma_tensor(sm90_dq_shape<kHeadDim>(params));
+  int g = 0;
+  for (int n_block = tile.n_block; tile.has(n_block, Traits::kBlockN, seq.seqlen_k);
+       n_block += tile.n_step) {
+    const Sm90BwdSteps<Traits, kCausal> steps(params, seq, tile.kv_head, n_block);
+    steps.walk([&](int, int h, int m, int, int) {
+      const int stage = g % Traits::kDqStages;
+      NamedBarrier::sync(Traits::kNConsumers + 32, uint32_t(Sm90BwdBarrier::kDqFull) + stage);
+      if (cute::elect_one_sync()) {
+        const int z = (tile.dq_slice * rows.batch + b) * rows.heads + h;
+        const int row0 = seq.q_row0 + m * kBlockM;
+        CUTE_UNROLL
+        for (int wg = 0; wg < 2; ++wg) {
+          CUTE_UNROLL
+          for (int box = 0; box < Traits::kDqBoxes; ++box) {
+            const int row = row0 + (Traits::kDqSplitD ? 0 : wg * 64);
+            const int col = (Traits::kDqSplitD ? wg * Traits::kDqCols : 0) + box * 32;
+            Tensor gBox = local_tile(domain_offset(make_coord(row, col), mdQ(_, _, z)),
+                                     Shape<_64, _32>{}, make_coord(_0{}, _0{}));
+            Tensor sBox = make_tensor(make_smem_ptr(reinterpret_cast<float*>(
+                                          smem + Traits::dq_box_offset(wg, box, g))),
+                                      typename Traits::SmemLayoutDqBox{});
+            auto [tG, tS] = tma_partition(tma.dq, _0{}, Layout<_1>{}, group_modes<0, 2>(sBox),
+                                          group_modes<0, 2>(gBox));
+            copy(tma.dq, tS, tG);
+          }
+        }
+        bulk_commit_group();
+        bulk_wait_group_read<0>();
+        if constexpr (Traits::kSplitD) {
+          Barrier::arrive(bars.q_empty(g % 2));
+        } else {
+          Barrier::arrive(bars.dq_empty(stage));
+        }
+      }
+      __syncwarp();
+      ++g;
+    });
+    if (params.deterministic && cute::elect_one_sync()) bulk_wait_group<0>();
+    __syncwarp();
+  }
+}
+
+// A consumer thread's work on key block n_block (tidx: its index among the consumers; g: the
+// steps passed, over the CTA's key blocks).
+template <typename Traits, bool kCausal>
+__device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, const SeqLen& seq,
+                                                   int bidb, int kv_head, int n_block,
+                                                   char* smem, const Sm90BwdBarriers& bars,
+                                                   int tidx, int& g) {
+  using Barrier = cutlass::arch::ClusterTransactionBarrier;
+  using NamedBarrier = cutlass::arch::NamedBarrier;
   using Element = typename Traits::Element;
   constexpr int kBlockM = Traits::kBlockM;
   constexpr int kBlockN = Traits::kBlockN;
   constexpr int kHeadDim = Traits::kHeadDim;
-  const int tidx = threadIdx.x;
-  const int n0 = n_block * kBlockN;
-  const int keys = min(kBlockN, seq.seqlen_k - n0);
-
-  const Mask<kCausal> visible(seq.seqlen_q, seq.seqlen_k, params.bottom_right,
-                              params.window_left, params.window_right, 0.f);
-  const int row_begin = visible.row_begin(n0);
-  const int row_end = visible.row_end(n0 + keys - 1, seq.seqlen_q);
-  const int m_first = row_begin / kBlockM;
-  const int num_m = row_end > row_begin ? (row_end + kBlockM - 1) / kBlockM - m_first : 0;
-  const int group = params.heads_q / params.heads_kv;
-  const int num_steps = num_m * group;
+  auto sync_consumers = [] {
+    NamedBarrier::sync(Traits::kNConsumers, uint32_t(Sm90BwdBarrier::kConsumers));
+  };
+  const Sm90BwdSteps<Traits, kCausal> steps(params, seq, kv_head, n_block);
+  const int n0 = steps.n0, keys = steps.keys;
 
   Element* smem_e = reinterpret_cast<Element*>(smem);
   Tensor sQ = make_tensor(make_smem_ptr(smem_e), typename Traits::SmemLayoutQ{});
@@ -214,9 +366,9 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params,
   Tensor sdS = make_tensor(make_smem_ptr(smem_ds), typename Traits::SmemLayoutdS{});
   Tensor sdSt = make_tensor(make_smem_ptr(smem_ds), typename Traits::SmemLayoutdSt{});
   Tensor sPt = make_tensor(make_smem_ptr(smem_ds + Traits::kSmemdS), typename Traits::SmemLayoutdSt{});
-  float* smem_lse = reinterpret_cast<float*>(smem + Traits::kSmemRowStats);  // [2][kBlockM]
-  float* smem_dsum = smem_lse + 2 * kBlockM;                                  // [2][kBlockM]
-  // Q-like buffer of step i (two of each: the next step's loads while this one computes).
+  const float* smem_lse = reinterpret_cast<const float*>(smem + Traits::kSmemRowStats);  // [2][kBlockM]
+  const float* smem_dsum = smem_lse + 2 * kBlockM;                                        // [2][kBlockM]
+  // Q-like buffer of step g (two of each: the producer fills one while the step uses the other).
   auto buffer = [&](int i) { return (i % 2) * Traits::kSmemQ; };
 
   typename Traits::GmemTiledCopyLoad gmem_copy;
@@ -225,40 +377,6 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params,
   Tensor tpD = make_tensor<bool>(make_shape(size<2>(tKVcKV)));
   CUTE_UNROLL
   for (int k = 0; k < size(tpD); ++k) tpD(k) = get<1>(tKVcKV(0, 0, k)) < params.head_dim;
-
-  const int h_first = kv_head * group;
-  const int m_last = m_first + num_m - 1;
-  uint64_t* const loaded = reinterpret_cast<uint64_t*>(smem + Traits::kSmemBarriers);
-  // Q, dO (TMA, one thread), lse and D of step i's (head h, query block m). Rows past the
-  // sequence get lse = -inf, so P = dS = 0 there: their P^T dO and dS^T Q terms vanish
-  // whatever TMA read (zeros past the tensor; a varlen call's next sequence).
-  auto load_step = [&](int i, int h, int m) {
-    if (tidx == 0) {
-      const int b = seq.varlen ? 0 : bidb;
-      auto tile = [&](auto const& tma_rows, Element* dst) {
-        Tensor mX = tma_rows.get_tma_tensor(sm90_qkv_shape(params, false))(_, _, h, b);
-        Tensor gX = local_tile(domain_offset(make_coord(int32_t(seq.q_row0), _0{}), mX),
-                               Shape<Int<kBlockM>, Int<kHeadDim>>{}, make_coord(m, _0{}));
-        Tensor sX = make_tensor(make_smem_ptr(dst), typename Traits::SmemLayoutQ{});
-        auto [tXgX, tXsX] = tma_partition(tma_rows, _0{}, Layout<_1>{}, group_modes<0, 2>(sX),
-                                          group_modes<0, 2>(gX));
-        copy(tma_rows.with(loaded[i % 2]), tXgX, tXsX);
-      };
-      Barrier::arrive_and_expect_tx(&loaded[i % 2], 2 * Traits::kBytesQ);
-      tile(tma.q, smem_e + buffer(i));
-      tile(tma.dout, smem_e + 2 * Traits::kSmemQ + buffer(i));
-    }
-    if (tidx < 2 * kBlockM) {
-      const int row = m * kBlockM + tidx % kBlockM;
-      float* dst = (tidx < kBlockM ? smem_lse : smem_dsum) + (i % 2) * kBlockM + tidx % kBlockM;
-      if (row < seq.seqlen_q) {
-        const int64_t offset = seq.lse_offset(params, bidb, h) + row;
-        cp_async_4(dst, (tidx < kBlockM ? params.lse : params.dsum) + offset);
-      } else {
-        *dst = tidx < kBlockM ? -INFINITY : 0.f;
-      }
-    }
-  };
 
   typename Traits::TiledMmaSdP mma_sdp;
   auto thr_sdp = mma_sdp.get_thread_slice(tidx);
@@ -289,12 +407,9 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params,
   // (key, query) of each element of this thread's S^T accumulator.
   Tensor tScS = thr_sdp.partition_C(make_identity_tensor(Shape<Int<kBlockN>, Int<kBlockM>>{}));
   Tensor tScS_rc = make_tensor(tScS.data(), gmma_acc_rowcol_layout(tScS.layout()));  // (rows, cols)
-  // This warp's dq rows, 16 from warpgroup row wg_row0 (query row dq_row0 of the block), and
-  // kDqCols columns from dq_col0; lanes 0..15 send one row each.
+  // This warp's staged dq rows: 16 from warpgroup row wg_row0.
   const int wg = tidx / 128, lane = tidx % 32;
   const int wg_row0 = tidx / 32 % 4 * 16;
-  const int dq_row0 = (Traits::kDqSplitD ? 0 : wg * 64) + wg_row0;
-  const int dq_col0 = Traits::kDqSplitD ? wg * Traits::kDqCols : 0;
   constexpr int kCols = decltype(size<1>(tScS_rc))::value;
 
   Tensor acc_dk = partition_fragment_C(mma_dkv, Shape<Int<kBlockN>, Int<kHeadDim>>{});  // (MMA, MMA_M, MMA_N)
@@ -307,22 +422,8 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params,
   const float softcap_prescale = has_softcap ? params.scale / params.softcap : 1.f;
   const float scale_log2 = softmax_scale * float(M_LOG2E);
   const bool all_masked = has_softcap || params.alibi_slopes != nullptr;
-  float* const dq_accum = params.dq_accum + dq_slice * LseRows(params).count() * kHeadDim;
 
-  // The dq_accum row (< 2^31: dq_accum would hold 2^40 bytes) of this lane's staged dq row of
-  // step i (-1: none), sent during step i + 1.
-  int pending_row = -1;
-  auto send_pending_dq = [&](int i) {
-    if (pending_row >= 0) {
-      bulk_reduce_add(dq_accum + int64_t(pending_row) * kHeadDim + dq_col0,
-                      reinterpret_cast<const float*>(
-                          smem + Traits::dq_row_offset(wg, wg_row0 + lane, i)),
-                      Traits::kDqCols * sizeof(float));
-    }
-    bulk_commit_group();
-  };
-
-  if (num_steps > 0) {
+  if (steps.num_steps > 0) {
     Tensor tKsK = gmem_thr_copy.partition_D(sK);
     Tensor tVsV = gmem_thr_copy.partition_D(sV);
     copy_tile<true>(gmem_copy,
@@ -335,43 +436,29 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params,
                         params.v, params.v_batch_stride, params.v_head_stride, params.v_row_stride,
                         seq, bidb, kv_head, n0)),
                     tVsV, tKVcKV, tpD, keys);
-    load_step(0, h_first, m_first);
     cp_async_fence();
-  }
-
-  auto step = [&](int i, int h, int m, int h_next, int m_next, auto is_masked)
-                  __attribute__((always_inline)) {
-    const int m0 = m * kBlockM;
-    const int m_end = min(m0 + kBlockM, seq.seqlen_q);
     cp_async_wait<0>();
     fence_async_proxy();
-    Barrier::wait(&loaded[i % 2], (phases >> (i % 2)) & 1);
-    phases ^= 1u << (i % 2);
-    __syncthreads();  // step i's loads have landed; step i - 1 is done with the other buffers
-    auto load_next = [&] {
-      if (i + 1 < num_steps) {
-        load_step(i + 1, h_next, m_next);
-        cp_async_fence();
-      }
-    };
+    sync_consumers();  // K and V have landed
+  }
+
+  auto step = [&](int i_block, int h, int m, int, int, auto is_masked)
+                  __attribute__((always_inline)) {
+    const int i = g + i_block;
+    const int m0 = m * kBlockM;
+    const int m_end = min(m0 + kBlockM, seq.seqlen_q);
+    Barrier::wait(bars.q_full(i % 2), (i / 2) & 1);
 
     Tensor acc_s = partition_fragment_C(mma_sdp, Shape<Int<kBlockN>, Int<kBlockM>>{});  // (MMA, MMA_M, MMA_N)
     Tensor acc_dp = partition_fragment_C(mma_sdp, Shape<Int<kBlockN>, Int<kBlockM>>{});
     gmma_issue<true>(mma_sdp, tSrK, at_buffer(tSrQ, i), acc_s);
     gmma_issue<true>(mma_sdp, tdPrV, at_buffer(tdPrdO, i), acc_dp);
-    // The next step's loads (kSplitD: later, once step i - 1's dq rows staged in those buffers
-    // have been read) and step i - 1's dq reductions.
-    if constexpr (!Traits::kSplitD) load_next();
-    send_pending_dq(i - 1);
     Tensor s = make_tensor(acc_s.data(), gmma_acc_rowcol_layout(acc_s.layout()));  // (keys, queries)
     Tensor dp = make_tensor(acc_dp.data(), gmma_acc_rowcol_layout(acc_dp.layout()));
+    // lse of query column c, log2-scaled (+inf: P = 0).
     const float* lse_i = smem_lse + (i % 2) * kBlockM;
     const float* dsum_i = smem_dsum + (i % 2) * kBlockM;
-    // lse of query column c, log2-scaled; a row with no visible key (lse = -inf) gets P = 0.
-    auto lse_log2 = [&](int c) {
-      const float lse = lse_i[get<1>(tScS_rc(0, c))];
-      return lse == -INFINITY ? INFINITY : lse * float(M_LOG2E);
-    };
+    auto lse_log2 = [&](int c) { return lse_i[get<1>(tScS_rc(0, c))]; };
     warpgroup_wait<1>();
     gmma_done(acc_s);
 
@@ -426,69 +513,71 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params,
     Tensor rdS = convert_type<Element>(acc_dp);
     if constexpr (Traits::kSplitD) {
       // Each warpgroup holds the P^T, dS^T of half the queries; dK, dV need all of them.
+      sync_consumers();  // both are done with step i - 1's P and dS
       copy(copy_dS, thr_copy_dS.retile_S(rP), tPsP);
       copy(copy_dS, thr_copy_dS.retile_S(rdS), tdSsdS);
       fence_async_proxy();
-      __syncthreads();  // P and dS of both warpgroups are in shared memory
+      sync_consumers();  // P and dS of both warpgroups are in shared memory
       gmma_issue<false>(mma_dkv, tdVrPt, at_buffer(tdVrdO, i), acc_dv);
       gmma_issue<false>(mma_dkv, tdKrdSt, at_buffer(tdKrQ, i), acc_dk);
-      bulk_wait_group_read<0>();  // step i - 1's dq rows have been read out
-      __syncthreads();
-      load_next();
     } else {
       Tensor tdVrP = make_tensor(rP.data(), gmma_acc_as_a_layout(rP.layout()));  // (MMA, MMA_M, MMA_K)
       Tensor tdKrdS = make_tensor(rdS.data(), gmma_acc_as_a_layout(rdS.layout()));
       gmma_issue<false>(mma_dkv, tdVrP, at_buffer(tdVrdO, i), acc_dv);
       gmma_issue<false>(mma_dkv, tdKrdS, at_buffer(tdKrQ, i), acc_dk);
+      sync_consumers();  // both are done with step i - 1's dS
       copy(copy_dS, thr_copy_dS.retile_S(rdS), tdSsdS);
       fence_async_proxy();
-      __syncthreads();  // dS of both warpgroups is in shared memory
+      sync_consumers();  // dS of both warpgroups is in shared memory
     }
 
     Tensor acc_dq = partition_fragment_C(mma_dq, Shape<Int<kBlockM>, Int<kHeadDim>>{});  // (MMA, MMA_M, MMA_N)
     gmma_issue<true>(mma_dq, tdQrdS, tdQrK, acc_dq);
+    if constexpr (!Traits::kSplitD) {
+      warpgroup_wait<1>();  // dV and dK have read Q and dO; lse and D were read before
+      Barrier::arrive(bars.q_empty(i % 2));
+    }
     warpgroup_wait<0>();
     gmma_done(acc_dv);
     gmma_done(acc_dk);
     gmma_done(acc_dq);
     warpgroup_fence_operand(rP);
     warpgroup_fence_operand(rdS);
-    const int64_t row_offset = seq.lse_offset(params, bidb, h);
+    // Accumulator rows lane/4 and lane/4 + 8 of the warp's 16 (rows past the sequence staged
+    // as zeros); column 8t + 2(lane % 4) + c of the warpgroup's kDqCols.
+    const int stage = i % Traits::kDqStages;
     if constexpr (!Traits::kSplitD) {
-      bulk_wait_group_read<0>();  // the previous step's rows (sent at its top) have been read
-      __syncwarp();
+      Barrier::wait(bars.dq_empty(stage), ((i / Traits::kDqStages) & 1) ^ 1);
     }
-    // Accumulator rows lane/4 and lane/4 + 8 of the warp's 16; column 8t + 2(lane % 4) + c.
     Tensor dq = make_tensor(acc_dq.data(), gmma_acc_rowcol_layout(acc_dq.layout()));
-    static_assert(decltype(size<0>(dq))::value == 2);
+    static_assert(decltype(size<1>(dq))::value == Traits::kDqCols / 4);
+    // SmemLayoutDqBox in bytes: rows of 128, the 16-byte chunk index XOR the row's 3 low bits
+    // (the boxes are 1024-byte aligned).
     CUTE_UNROLL
     for (int r = 0; r < 2; ++r) {
-      char* row = smem + Traits::dq_row_offset(wg, wg_row0 + lane / 4 + 8 * r, i) + lane % 4 * 8;
+      const int row = wg_row0 + lane / 4 + 8 * r;
+      const bool valid = m0 + (Traits::kDqSplitD ? 0 : wg * 64) + row < seq.seqlen_q;
       CUTE_UNROLL
       for (int k = 0; k < size<1>(dq); k += 2) {
-        *reinterpret_cast<float2*>(row + k / 2 * 32) = make_float2(dq(r, k), dq(r, k + 1));
+        const int col = k / 2 * 8 + lane % 4 * 2;  // of the warpgroup's kDqCols
+        const int chunk = (col % 32 / 4) ^ (row % 8);
+        char* dst = smem + Traits::dq_box_offset(wg, col / 32, i) + row * 128 + chunk * 16 +
+                    col % 4 * 4;
+        *reinterpret_cast<float2*>(dst) =
+            valid ? make_float2(dq(r, k), dq(r, k + 1)) : make_float2(0.f, 0.f);
       }
     }
     fence_async_proxy();
-    __syncwarp();
-    const int row = m0 + dq_row0 + lane;
-    pending_row = lane < 16 && row < seq.seqlen_q ? int(row_offset + row) : -1;
+    NamedBarrier::arrive(Traits::kNConsumers + 32, uint32_t(Sm90BwdBarrier::kDqFull) + stage);
+    if constexpr (Traits::kSplitD) Barrier::arrive(bars.q_empty(i % 2));
   };
 
-  for_each_step<kBlockM, kBlockN>(num_steps, h_first, m_first, m_last, all_masked, visible, n0,
-                                  seq.seqlen_q, step);
-  send_pending_dq(num_steps - 1);
-  // Shared memory stays until the reductions have read it; deterministic mode also lets them
-  // finish, so that the next key block's additions come after these.
-  if (params.deterministic) {
-    bulk_wait_group<0>();
-  } else {
-    bulk_wait_group_read<0>();
-  }
+  steps.for_each_step(all_masked, seq.seqlen_q, step);
+  g += steps.num_steps;
 
   // dK = scale * dS^T Q.
   store_dk_dv<Traits>(params, seq, bidb, kv_head, n0, keys, mma_dkv, acc_dk, acc_dv, 1.f, smem_k,
-                      smem_k + Traits::kSmemKV);
+                      smem_k + Traits::kSmemKV, tidx, sync_consumers);
 }
 
 // Grid: BwdTile's, as bwd_kernel.
@@ -498,22 +587,36 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
                     __grid_constant__ const Sm90BwdTma<Traits> tma) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && defined(__CUDA_ARCH_FEAT_SM90_ALL)
   using Barrier = cutlass::arch::ClusterTransactionBarrier;
+  using NamedBarrier = cutlass::arch::NamedBarrier;
   extern __shared__ __align__(1024) char smem[];
   const BwdTile tile(params, Traits::kBlockN);
   const SeqLen seq(params, tile.bidb);
+  const Sm90BwdBarriers bars{reinterpret_cast<uint64_t*>(smem + Traits::kSmemBarriers)};
   if (threadIdx.x == 0) {
-    uint64_t* loaded = reinterpret_cast<uint64_t*>(smem + Traits::kSmemBarriers);
-    Barrier::init(&loaded[0], 1);
-    Barrier::init(&loaded[1], 1);
+    for (int s = 0; s < 2; ++s) {
+      Barrier::init(bars.q_full(s), 32);                       // the producer's lanes
+      // The consumers (kSplitD: once they have staged dq there) and, kSplitD, the writer.
+      Barrier::init(bars.q_empty(s), Traits::kNConsumers + (Traits::kSplitD ? 1 : 0));
+    }
+    for (int s = 0; s < 2; ++s) Barrier::init(bars.dq_empty(s), 1);
     cutlass::arch::fence_barrier_init();
   }
   __syncthreads();
-  uint32_t phases = 0;
+  const int warp = threadIdx.x / 32;
+  if (warp < 4) {
+    cutlass::arch::warpgroup_reg_dealloc<24>();
+    if (warp == 0) bwd_sm90_producer<Traits, kCausal>(params, tma, tile, seq, smem, bars);
+    if (warp == 1) bwd_sm90_dq_writer<Traits, kCausal>(params, tma, tile, seq, smem, bars);
+    return;
+  }
+  cutlass::arch::warpgroup_reg_alloc<240>();
+  int g = 0;
   for (int n_block = tile.n_block; tile.has(n_block, Traits::kBlockN, seq.seqlen_k);
        n_block += tile.n_step) {
-    bwd_sm90_key_block<Traits, kCausal>(params, tma, seq, tile.bidb, tile.kv_head, n_block,
-                                        tile.dq_slice, smem, phases);
-    __syncthreads();  // the next key block reuses the shared memory
+    bwd_sm90_key_block<Traits, kCausal>(params, seq, tile.bidb, tile.kv_head, n_block, smem, bars,
+                                        threadIdx.x - 128, g);
+    // The next key block's K and V go where this one's dK and dV were staged.
+    NamedBarrier::sync(Traits::kNConsumers, uint32_t(Sm90BwdBarrier::kConsumers));
   }
 #endif
 }
