@@ -51,7 +51,6 @@ class Backend:
     devices: frozenset[str]
     dtypes: frozenset[torch.dtype]
     max_head_dim: int | None = None
-    head_dim_multiple: int = 1  # 16-byte row loads need head_dim % (16 / element size) == 0
     min_compute_capability: tuple[int, int] | None = None
     masks: frozenset[str] = frozenset()
     mask_grad: bool = False
@@ -96,7 +95,7 @@ BACKENDS: tuple[Backend, ...] = (
     Backend(
         "flash", "FlashAttention-2-class CuTe kernels (sm80+), wgmma on Hopper",
         frozenset({"cuda"}), HALF_DTYPES,
-        max_head_dim=256, head_dim_multiple=8, min_compute_capability=(8, 0),
+        max_head_dim=256, min_compute_capability=(8, 0),
         unavailable=_cuda_unavailable("flash"), kernel_head_dims=FLASH_KERNEL_HEAD_DIMS,
         built_head_dims=FLASH_HDIMS,
         built_dtypes=frozenset(t for t, name in FLASH_DTYPE_NAMES.items() if name in FLASH_DTYPES),

@@ -9,7 +9,7 @@ from __future__ import annotations
 import torch
 from torch import Tensor
 
-from flash_ext import _C
+from flash_ext import _C, attn_probs
 from flash_ext.dispatch import BACKENDS, Explanation
 from flash_ext.flex import sdpa as flex_sdpa
 from flash_ext.ops import ops
@@ -187,14 +187,31 @@ def attention_varlen(
 
 
 # flash-attn 2.x compatible functions: (B, S, H, D) layout, bottom-right causal alignment,
-# GQA always allowed. With return_attn_probs they return (out, softmax_lse, None): flash_ext
-# does not materialize the attention probabilities.
+# GQA always allowed. With return_attn_probs they return (out, softmax_lse, S_dmask): S_dmask
+# is None without dropout and flash-attn's encoding of the probabilities and the dropout mask
+# with it (attn_probs.py, for tests on small shapes).
+
+
+def _rng_state(dropout_p: float, return_attn_probs: bool, q: Tensor) -> Tensor | None:
+    """The generator's state before a call whose S_dmask is asked for, else None."""
+    if not (return_attn_probs and dropout_p > 0):
+        return None
+    if _is_compiling():
+        raise NotImplementedError("return_attn_probs=True with dropout (S_dmask, for tests) is "
+                                  "not supported under torch.compile")
+    return attn_probs.generator(q.device).get_state()
+
+
+def _score_args(causal, softmax_scale, window_size, softcap, alibi_slopes) -> dict:
+    return dict(is_causal=causal, scale=softmax_scale, window_size=tuple(map(int, window_size)),
+                bottom_right=True, softcap=softcap, alibi_slopes=alibi_slopes)
 
 
 def flash_attn_func(q, k, v, dropout_p=0.0, softmax_scale=None, causal=False,
                     window_size=(-1, -1), softcap=0.0, alibi_slopes=None, deterministic=False,
                     return_attn_probs=False):
     """flash_attn.flash_attn_func: q (B, Sq, Hq, D), k and v (B, Sk, Hkv, D)."""
+    state = _rng_state(dropout_p, return_attn_probs, q)
     if not _is_compiling():
         out, lse = _attention(q, k, v, None, None, None, None, None, dropout_p, causal,
                               softmax_scale, True, window_size, alibi_slopes, softcap,
@@ -202,7 +219,13 @@ def flash_attn_func(q, k, v, dropout_p=0.0, softmax_scale=None, causal=False,
     else:
         out, lse = _run(q, k, v, None, None, None, None, None, dropout_p, causal, softmax_scale,
                         True, window_size, alibi_slopes, softcap, deterministic, None, _FLASH)
-    return (out, lse, None) if return_attn_probs else out
+    if not return_attn_probs:
+        return out
+    if state is None:
+        return out, lse, None
+    return out, lse, attn_probs.dropout_encoded_probs(
+        q, k, state, dropout_p, **_score_args(causal, softmax_scale, window_size, softcap,
+                                              alibi_slopes))
 
 
 def flash_attn_qkvpacked_func(qkv, dropout_p=0.0, softmax_scale=None, causal=False,
@@ -234,6 +257,7 @@ def flash_attn_varlen_func(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, ma
     holding each sequence's cu_seqlens_k tokens (prefill against a paged cache)."""
     if block_table is not None:  # k, v: paged caches, whose tokens are gathered (paged.py)
         k, v = gather_pages(k, v, cu_seqlens_k, block_table)
+    state = _rng_state(dropout_p, return_attn_probs, q)
     if not _is_compiling():
         out, lse = _attention(q, k, v, None, cu_seqlens_q, cu_seqlens_k, max_seqlen_q,
                               max_seqlen_k, dropout_p, causal, softmax_scale, True, window_size,
@@ -242,7 +266,14 @@ def flash_attn_varlen_func(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, ma
         out, lse = _run(q, k, v, None, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k,
                         dropout_p, causal, softmax_scale, True, window_size, alibi_slopes,
                         softcap, deterministic, None, _FLASH_VARLEN)
-    return (out, lse, None) if return_attn_probs else out
+    if not return_attn_probs:
+        return out
+    if state is None:
+        return out, lse, None
+    return out, lse, attn_probs.dropout_encoded_probs(
+        q, k, state, dropout_p, cu_seqlens_q=cu_seqlens_q, cu_seqlens_k=cu_seqlens_k,
+        max_seqlen_q=max_seqlen_q, max_seqlen_k=max_seqlen_k,
+        **_score_args(causal, softmax_scale, window_size, softcap, alibi_slopes))
 
 
 def flash_attn_varlen_qkvpacked_func(qkv, cu_seqlens, max_seqlen, dropout_p=0.0,

@@ -51,6 +51,46 @@ def alibi_bias(
     return -slopes[:, :, None, None] * distance
 
 
+def attention_scores(
+    q: Tensor,
+    k: Tensor,
+    *,
+    attn_mask: Tensor | None = None,
+    is_causal: bool = False,
+    window_size: tuple[int, int] = (-1, -1),
+    bottom_right: bool = False,
+    scale: float | None = None,
+    alibi_slopes: Tensor | None = None,
+    softcap: float = 0.0,
+    compute_dtype: torch.dtype | None = torch.float64,
+) -> Tensor:
+    """The scores (B, Hq, Sq, Sk) of (B, Hq, Sq, D) q and (B, Hkv, Sk, D) k in `compute_dtype`
+    (None: q's dtype), in order: scale * q.k, softcap, + ALiBi, + additive mask; then boolean
+    mask, causal and window hide keys (-inf)."""
+    dtype = compute_dtype or q.dtype
+    seqlen_q, head_dim = q.shape[2:]
+    heads_q, heads_kv, seqlen_k = q.shape[1], k.shape[1], k.shape[2]
+    if heads_q != heads_kv:
+        k = k.repeat_interleave(heads_q // heads_kv, dim=1)
+    q, k = q.to(dtype), k.to(dtype)
+    scale = 1.0 / math.sqrt(head_dim) if scale is None else scale
+
+    scores = torch.matmul(q, k.transpose(-2, -1)) * scale
+    if softcap > 0:
+        scores = softcap * torch.tanh(scores / softcap)
+    if alibi_slopes is not None:
+        scores = scores + alibi_bias(alibi_slopes, seqlen_q, seqlen_k, bottom_right).to(dtype)
+    if is_causal:
+        window_size = (window_size[0], 0)
+    visible = visible_keys(seqlen_q, seqlen_k, window_size, bottom_right, q.device)
+    if attn_mask is not None:
+        if attn_mask.dtype == torch.bool:
+            visible = visible & attn_mask
+        else:
+            scores = scores + attn_mask.to(dtype)
+    return scores.masked_fill(~visible, float("-inf"))
+
+
 def attention_ref(
     q: Tensor,
     k: Tensor,
@@ -70,34 +110,18 @@ def attention_ref(
     """Attention on (B, Hq, Sq, D) q and (B, Hkv, Sk, D) k, v; returns (out, lse).
 
     out has q's shape in `compute_dtype` (None: q's dtype); lse is (B, Hq, Sq) float32/64, -inf
-    for rows that see no key, whose output is zero. Scores are, in order: scale * q.k, softcap,
-    + ALiBi, + additive mask; then boolean mask, causal and window hide keys. `dropout_keep` is
-    the boolean keep-mask (B, Hq, Sq, Sk) to apply, kept values scaled by 1 / (1 - dropout_p).
+    for rows that see no key, whose output is zero. The scores are attention_scores's.
+    `dropout_keep` is the boolean keep-mask (B, Hq, Sq, Sk) to apply, kept values scaled by
+    1 / (1 - dropout_p).
     """
     dtype = compute_dtype or q.dtype
-    batch, heads_q, seqlen_q, head_dim = q.shape
-    heads_kv, seqlen_k = k.shape[1], k.shape[2]
+    heads_q, heads_kv = q.shape[1], k.shape[1]
+    scores = attention_scores(q, k, attn_mask=attn_mask, is_causal=is_causal,
+                              window_size=window_size, bottom_right=bottom_right, scale=scale,
+                              alibi_slopes=alibi_slopes, softcap=softcap, compute_dtype=dtype)
     if heads_q != heads_kv:
-        k = k.repeat_interleave(heads_q // heads_kv, dim=1)
         v = v.repeat_interleave(heads_q // heads_kv, dim=1)
-    q, k, v = q.to(dtype), k.to(dtype), v.to(dtype)
-    scale = 1.0 / math.sqrt(head_dim) if scale is None else scale
-
-    scores = torch.matmul(q, k.transpose(-2, -1)) * scale
-    if softcap > 0:
-        scores = softcap * torch.tanh(scores / softcap)
-    if alibi_slopes is not None:
-        scores = scores + alibi_bias(alibi_slopes, seqlen_q, seqlen_k, bottom_right).to(dtype)
-    visible = torch.ones(seqlen_q, seqlen_k, dtype=torch.bool, device=q.device)
-    if is_causal:
-        window_size = (window_size[0], 0)
-    visible = visible & visible_keys(seqlen_q, seqlen_k, window_size, bottom_right, q.device)
-    if attn_mask is not None:
-        if attn_mask.dtype == torch.bool:
-            visible = visible & attn_mask
-        else:
-            scores = scores + attn_mask.to(dtype)
-    scores = scores.masked_fill(~visible, float("-inf"))
+    v = v.to(dtype)
 
     lse = torch.logsumexp(scores.to(torch.float64) if dtype == torch.float64 else scores.float(), -1)
     row_max = scores.amax(-1, keepdim=True)

@@ -96,6 +96,29 @@ def test_softcap(dtype, softcap, causal):
     check(*styled(causal, softcap=softcap), (q * 4, k * 4, v))
 
 
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("head_dim", [13, 59, 111])
+@pytest.mark.parametrize("causal", CAUSAL)
+def test_head_dims_not_multiple_of_8(dtype, head_dim, causal):
+    """Zero-padded to the next multiple of 8 and cut back: softcap, a flash-only feature, too."""
+    q, k, v = qkv(2, 4, 2, 77, 130, head_dim, dtype)
+    check(*styled(causal, softcap=20.0), (q * 2, k * 2, v))
+
+
+def test_head_dim_not_multiple_of_8_varlen():
+    require_kernel(64, torch.bfloat16)
+    (q, k, v), cu = packed([40, 0, 97], 4, 59, torch.bfloat16, count=3)
+
+    def run(q, k, v):
+        return flash_ext.flash_attn_varlen_func(q, k, v, cu, cu, 97, 97, causal=True,
+                                                softcap=10.0, return_attn_probs=True)[:2]
+
+    reference = functools.partial(attention_varlen_ref, cu_seqlens_q=cu, cu_seqlens_k=cu,
+                                  is_causal=True, bottom_right=True, softcap=10.0)
+    assert flash_ext.explain(q[None], k[None], v[None], softcap=10.0).selected == "flash"
+    check(run, reference, (q, k, v))
+
+
 @pytest.mark.usefixtures("kernels")
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("head_dim", [64, 200])

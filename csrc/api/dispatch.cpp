@@ -74,10 +74,6 @@ bool supports(const BackendCaps& b, const CallInfo& c, std::vector<std::string>*
       fail("head_dim ", c.head_dim, " (supports <= ", *b.max_head_dim, ")")) {
     return false;
   }
-  if (c.head_dim % b.head_dim_multiple != 0 &&
-      fail("head_dim ", c.head_dim, " (needs a multiple of ", b.head_dim_multiple, ")")) {
-    return false;
-  }
   if (b.min_compute_capability && c.cc_major >= 0 &&
       std::pair{c.cc_major, c.cc_minor} < *b.min_compute_capability &&
       fail("GPU compute capability ", c.cc_major, ".", c.cc_minor, " (needs >= ",

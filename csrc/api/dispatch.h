@@ -46,7 +46,6 @@ struct BackendCaps {
   std::vector<c10::DeviceType> devices;
   std::vector<at::ScalarType> dtypes;
   std::optional<int64_t> max_head_dim;
-  int64_t head_dim_multiple = 1;
   std::optional<std::pair<int, int>> min_compute_capability;
   bool mask_bool = false, mask_additive = false, mask_grad = false;
   Features features;

@@ -118,18 +118,32 @@ std::tuple<Tensor, Tensor> run_kernel(const EntryArgs& a, const Prepared& p,
     q = q.mul(0);
     scale = 1.0;
   }
+  Tensor k = p.k, v = p.v;
+  // The flash kernels load rows in 16-byte pieces: a head dim that is not a multiple of 8 runs
+  // zero-padded to the next one (a copy, as flash-attn does) and the output is cut back. Both
+  // are differentiable: the gradients are cut back the same way.
+  const int64_t head_dim = p.info.head_dim;
+  const int64_t pad = backend == "flash" ? (8 - head_dim % 8) % 8 : 0;
+  if (pad != 0) {
+    q = at::constant_pad_nd(q, {0, pad});
+    k = at::constant_pad_nd(k, {0, pad});
+    v = at::constant_pad_nd(v, {0, pad});
+  }
   const OptTensor seed = dropout_seed(a.dropout_p, q);
   const bool bottom_right = a.flash_api;
   if (p.heads_dim == 2 && backend != "mem_eff") {
-    return attention_fwd_seq_first(q, p.k, p.v, a.alibi_slopes, seed, a.dropout_p, scale,
-                                   p.window_left, p.window_right, bottom_right, a.softcap,
-                                   a.deterministic);
+    auto [out, lse] = attention_fwd_seq_first(q, k, v, a.alibi_slopes, seed, a.dropout_p, scale,
+                                              p.window_left, p.window_right, bottom_right,
+                                              a.softcap, a.deterministic);
+    return {pad != 0 ? out.narrow(-1, 0, head_dim) : out, lse};
   }
   // The ops' (B, H, S, D) layout; flash-attn's (B, S, H, D) reaches here for mem_eff only.
   const bool seq_first = p.heads_dim == 2;
-  const Tensor k = seq_first ? p.k.transpose(1, 2) : p.k;
-  const Tensor v = seq_first ? p.v.transpose(1, 2) : p.v;
-  if (seq_first) q = q.transpose(1, 2);
+  if (seq_first) {
+    q = q.transpose(1, 2);
+    k = k.transpose(1, 2);
+    v = v.transpose(1, 2);
+  }
   Tensor out, lse;
   if (backend == "mem_eff") {
     std::tie(out, lse) = op::mem_eff_fwd().call(
@@ -148,6 +162,7 @@ std::tuple<Tensor, Tensor> run_kernel(const EntryArgs& a, const Prepared& p,
                                                   a.deterministic);
   }
   if (seq_first) out = out.transpose(1, 2);
+  if (pad != 0) out = out.narrow(-1, 0, head_dim);
   return {out, lse};
 }
 

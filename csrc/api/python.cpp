@@ -333,7 +333,6 @@ BackendCaps backend_caps(PyObject* o) {
   b.devices = *list_attr(o, "devices", to_device_type);
   b.dtypes = *list_attr(o, "dtypes", to_dtype);
   b.max_head_dim = optional_attr(o, "max_head_dim", to_int);
-  b.head_dim_multiple = attr_as(o, "head_dim_multiple", to_int);
   b.min_compute_capability = capability_attr(o, "min_compute_capability");
   const auto masks = list_attr(o, "masks", to_string);
   for (const std::string& kind : *masks) {
