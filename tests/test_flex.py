@@ -11,7 +11,8 @@ import functools
 
 import pytest
 import torch
-from attention_check import check_against_reference
+from attention_check import assert_rule, check_against_reference, leaves
+from torch._dynamo.testing import CompileCounterWithBackend
 from torch.utils._python_dispatch import TorchDispatchMode
 
 import flash_ext
@@ -283,23 +284,160 @@ def test_double_backward_raises(path):
         dq.sum().backward()
 
 
-def test_torch_compile():
-    # The mods are prepared eagerly (a graph break); the kernels are custom ops in the graph.
-    score_mod, mask_mod = bias_table(BATCH, HEADS, SEQ, SEQ)[0], causal(0, 0, 0, 0)[1]
-    block_mask = create_block_mask(mask_mod, None, None, SEQ, SEQ, DEVICE, BLOCK_SIZE=BLOCK)
-    q, k, v = (t.requires_grad_() for t in qkv(torch.float32, batch=1))
+# torch.compile ------------------------------------------------------------------------------
+# fullgraph=True: the mods are planned while dynamo traces (flash_ext/flex/prepare.py) and the
+# kernels are custom ops in the graph. aot_eager on CPU: dynamo, fake tensors and AOT autograd
+# without inductor's C++ build.
+
+
+def compile_counted(fn, fullgraph=True):
+    """fn under torch.compile, and a counter of the graphs compiled for it (dynamo reset first:
+    the tests' functions share code objects, whose recompile limit would otherwise run out)."""
+    torch._dynamo.reset()
+    counter = CompileCounterWithBackend("inductor" if CUDA else "aot_eager")
+    return torch.compile(fn, backend=counter, fullgraph=fullgraph), counter
+
+
+def check_compiled(layer, compiled_layer, reference, inputs):
+    """out, lse and the gradients of compiled_layer equal layer's (eager) and pass the float64
+    rule against reference."""
+    x, x_eager, x_lowp = leaves(*inputs), leaves(*inputs), leaves(*inputs)
+    x64 = leaves(*(t.double() for t in inputs))
+    out, lse = compiled_layer(*x)
+    out_eager, lse_eager = layer(*x_eager)
+    ref64, ref64_lse = reference(*x64, compute_dtype=torch.float64)
+    ref_lowp, ref_lowp_lse = reference(*x_lowp, compute_dtype=None)
+    g = torch.randn_like(out)
+    compiled_results = (out, lse, *torch.autograd.grad(out, x, g))
+    eager_results = (out_eager, lse_eager, *torch.autograd.grad(out_eager, x_eager, g))
+    results64 = (ref64, ref64_lse, *torch.autograd.grad(ref64, x64, g.double()))
+    results_lowp = (ref_lowp, ref_lowp_lse, *torch.autograd.grad(ref_lowp, x_lowp, g))
+    for i, name in enumerate(("out", "lse", "dq", "dk", "dv")):
+        torch.testing.assert_close(compiled_results[i], eager_results[i],
+                                   msg=lambda m, name=name: f"{name}: {m}")
+        assert_rule(name, compiled_results[i], results64[i], results_lowp[i])
+
+
+@pytest.mark.parametrize("mods, block_mask_made", [
+    (causal, "outside"), (causal, "inside"), (sliding_window, "inside"), (softcap, "outside"),
+    (softcap, "inside"), (document, "outside"), (document, "inside"), (alibi, None),
+    (bias_table, None)], ids=lambda x: getattr(x, "__name__", x))
+def test_compile_fullgraph(mods, block_mask_made):
+    """One graph for the mods, the block mask made outside or inside the compiled function, and
+    the backward of its output."""
+    score_mod, mask_mod = mods(1, HEADS, SEQ, SEQ)
+    outside = None
+    if block_mask_made == "outside":
+        outside = create_block_mask(mask_mod, 1, HEADS, SEQ, SEQ, DEVICE, BLOCK_SIZE=BLOCK)
 
     def layer(q, k, v):
-        return flex_attention(q.sin(), k, v, score_mod=score_mod, block_mask=block_mask).cos()
+        block_mask = outside
+        if block_mask_made == "inside":
+            block_mask = create_block_mask(mask_mod, 1, HEADS, SEQ, SEQ, DEVICE,
+                                           BLOCK_SIZE=BLOCK)
+        return flex_attention(q, k, v, score_mod=score_mod, block_mask=block_mask,
+                              return_lse=True)
 
-    # aot_eager on CPU: dynamo, fake tensors and AOT autograd without inductor's C++ build.
-    out = torch.compile(layer, backend="inductor" if CUDA else "aot_eager")(q, k, v)
-    torch.testing.assert_close(out, layer(q, k, v))
-    g = torch.randn_like(out)
-    grads = torch.autograd.grad(out, (q, k, v), g)
-    ref_grads = torch.autograd.grad(layer(q, k, v), (q, k, v), g)
-    for a, b in zip(grads, ref_grads):
-        torch.testing.assert_close(a, b)
+    def reference(q, k, v, compute_dtype):
+        return flex_attention_ref(q, k, v, score_mod, mask_mod, compute_dtype=compute_dtype)
+
+    compiled_layer, counter = compile_counted(layer)
+    check_compiled(layer, compiled_layer, reference, qkv(torch.float32, batch=1))
+    assert counter.frame_count == 1
+
+
+def test_compile_reads_captured_tensors_at_every_call():
+    """Captured tensors are graph inputs: new values, in place or in a new closure over a tensor
+    of the same layout, reach the kernels (also create_block_mask's) without a recompile; a
+    changed captured number, baked into the kernel, recompiles."""
+    q, k, v = qkv(torch.float32, batch=1)
+    doc_ids = torch.randint(0, 3, (SEQ,), device=DEVICE).sort().values
+
+    def document_mask(b, h, q_idx, kv_idx):
+        return doc_ids[q_idx] == doc_ids[kv_idx]
+
+    def make(table, weight):
+        def relative_bias(score, b, h, q_idx, kv_idx):
+            return score * weight + table[h, q_idx - kv_idx + SEQ - 1]
+
+        return relative_bias
+
+    def layer(q, k, v, score_mod):
+        block_mask = create_block_mask(document_mask, None, None, SEQ, SEQ, DEVICE,
+                                       BLOCK_SIZE=BLOCK)
+        return flex_attention(q, k, v, score_mod=score_mod, block_mask=block_mask)
+
+    compiled_layer, counter = compile_counted(layer)
+
+    def run(score_mod, recompiles=False):
+        frames = counter.frame_count
+        out = compiled_layer(q, k, v, score_mod)
+        assert (counter.frame_count > frames) == recompiles
+        torch.testing.assert_close(out, layer(q, k, v, score_mod))
+        ref = flex_attention_ref(q, k, v, score_mod, document_mask)[0]
+        torch.testing.assert_close(out, ref.float(), atol=1e-4, rtol=1e-4)
+        return out
+
+    table = torch.randn(HEADS, 2 * SEQ - 1, device=DEVICE)
+    first = run(make(table, 0.5), recompiles=True)
+    table.copy_(torch.randn_like(table))
+    assert not torch.allclose(run(make(table, 0.5)), first)
+    before = run(make(table, 0.5))
+    doc_ids.copy_(torch.randint(0, 3, (SEQ,), device=DEVICE).sort().values)
+    assert not torch.allclose(run(make(table, 0.5)), before)
+    run(make(torch.randn(HEADS, 2 * SEQ - 1, device=DEVICE), 0.5))
+    run(make(table, 1.5), recompiles=True)
+    run(make(torch.randn(HEADS, 2 * SEQ, device=DEVICE), 1.5), recompiles=True)  # new layout
+
+
+def test_compile_dynamic_lengths():
+    """One graph for every sequence length under dynamic shapes (the configs and the plan depend
+    on no length)."""
+    score_mod, mask_mod = alibi(1, HEADS, SEQ, SEQ)[0], causal(0, 0, 0, 0)[1]
+
+    def layer(q, k, v):
+        block_mask = create_block_mask(mask_mod, None, None, q.shape[2], k.shape[2], DEVICE,
+                                       BLOCK_SIZE=BLOCK)
+        return flex_attention(q, k, v, score_mod=score_mod, block_mask=block_mask)
+
+    torch._dynamo.reset()
+    counter = CompileCounterWithBackend("inductor" if CUDA else "aot_eager")
+    compiled_layer = torch.compile(layer, backend=counter, fullgraph=True, dynamic=True)
+    for q_len, kv_len in ((SEQ, SEQ + 9), (SEQ // 2 + 3, SEQ)):  # Sq != Sk: no duck sizing
+        inputs = qkv(torch.float32, batch=1, q_len=q_len, kv_len=kv_len)
+        torch.testing.assert_close(compiled_layer(*inputs), layer(*inputs))
+    assert counter.frame_count == 1
+
+
+def test_compile_mods_defined_inside():
+    """A mod defined inside the compiled function that captures nothing stays in the graph; one
+    that captures a local tensor is prepared outside it (a graph break: fullgraph=True raises)."""
+    inputs = qkv(torch.float32, batch=1)
+    table = torch.randn(HEADS, 2 * SEQ - 1, device=DEVICE)
+
+    def layer(q, k, v, table, capture):
+        def causal_mask(b, h, q_idx, kv_idx):
+            return q_idx >= kv_idx
+
+        def relative_bias(score, b, h, q_idx, kv_idx):
+            return score + table[h, q_idx - kv_idx + q_idx.new_tensor(SEQ - 1)]
+
+        block_mask = create_block_mask(causal_mask, None, None, SEQ, SEQ, DEVICE,
+                                       BLOCK_SIZE=BLOCK)
+        return flex_attention(q, k, v, score_mod=relative_bias if capture else None,
+                              block_mask=block_mask, return_lse=True)
+
+    compiled_layer, counter = compile_counted(layer)
+    out, lse = compiled_layer(*inputs, table, False)
+    torch.testing.assert_close((out, lse), layer(*inputs, table, False))
+    assert counter.frame_count == 1
+    with pytest.raises(torch._dynamo.exc.Unsupported, match="disable"):
+        compiled_layer(*inputs, table, True)
+    compiled_layer, counter = compile_counted(layer, fullgraph=False)
+    for _ in range(2):
+        torch.testing.assert_close(compiled_layer(*inputs, table, True),
+                                   layer(*inputs, table, True))
+        table.copy_(torch.randn_like(table))
 
 
 # Block masks -------------------------------------------------------------------------------

@@ -3,7 +3,8 @@
 `flex_attention` and `create_block_mask` have the meaning of torch.nn.attention.flex_attention's
 functions of the same names. The user's Python functions are traced to aten graphs (trace.py),
 turned into Triton functions (codegen.py) and spliced into the kernel template (kernels.py,
-build.py); ops.py holds the custom ops and autograd, block_mask.py the block-sparse structure.
+build.py), which prepare.py does per call, eagerly or once per torch.compile graph (no graph
+break); ops.py holds the custom ops and autograd, block_mask.py the block-sparse structure.
 On CPU tensors the same kernels run in Triton's interpreter (slow: for tests).
 """
 

@@ -10,9 +10,9 @@ from torch import Tensor
 
 from flash_ext.flex import build
 from flash_ext.flex.block_mask import BlockMask, as_block_mask, create_block_mask
-from flash_ext.flex.configs import as_list, choose
+from flash_ext.flex.configs import as_list, choose, padded_head_dim
 from flash_ext.flex.ops import FlexFunction, flex_fwd, needs_custom_op
-from flash_ext.flex.trace import trace_mod
+from flash_ext.flex.prepare import prepare
 
 _DTYPES = (torch.float16, torch.bfloat16, torch.float32)
 _full_masks: dict[tuple, BlockMask] = {}
@@ -52,6 +52,8 @@ def _check(query: Tensor, key: Tensor, value: Tensor, enable_gqa: bool) -> None:
 
 
 def _full_block_mask(q_len: int, kv_len: int, device: torch.device) -> BlockMask:
+    if torch.compiler.is_compiling():  # a few ops in the graph; a cache would specialize lengths
+        return create_block_mask(None, 1, 1, q_len, kv_len, device)
     key = (q_len, kv_len, device)
     if key not in _full_masks:
         _full_masks[key] = create_block_mask(None, 1, 1, q_len, kv_len, device)
@@ -111,11 +113,11 @@ def flex_attention(
         out = out + 0 * (query.sum() + key.sum() + value.sum())  # keeps the autograd graph
         return (out, lse) if return_lse else out
 
-    # Tracing, code generation and the Triton import run eagerly, outside any compiled graph.
-    prepare = _prepare_outside_graph if torch.compiler.is_compiling() else _prepare
-    kernel_id, buffers, fwd_config, bwd_config = prepare(
-        score_mod, block_mask.mask_mod, device, query.dtype, max(head_dim, value.shape[3]),
-        block_mask.BLOCK_SIZE, kernel_options)
+    kernel_id, buffers = prepare(score_mod, block_mask.mask_mod, device)
+    # The configs depend on the head dims only through their padded size (a plain int).
+    fwd_config, bwd_config = _configs(device, query.dtype,
+                                      padded_head_dim(max(head_dim, value.shape[3])),
+                                      block_mask.BLOCK_SIZE, kernel_options)
     args = (query, key, value,
             block_mask.kv_num_blocks, block_mask.kv_indices, block_mask.full_kv_num_blocks,
             block_mask.full_kv_indices, block_mask.q_num_blocks, block_mask.q_indices,
@@ -129,18 +131,9 @@ def flex_attention(
     return (out, lse) if return_lse else out
 
 
-def _prepare(score_mod, mask_mod, device, dtype, head_dim, block_size, kernel_options):
-    """(kernel module id, captured tensors, forward config, backward config) of a call."""
-    score_traced, score_buffers = (None, [])
-    if score_mod is not None:
-        score_traced, score_buffers = trace_mod(score_mod, "score_mod", device)
-    mask_traced, mask_buffers = (None, [])
-    if mask_mod is not None:
-        mask_traced, mask_buffers = trace_mod(mask_mod, "mask_mod", device)
-    kernel_id = build.kernel_module_id(score_traced, score_buffers, mask_traced, mask_buffers,
-                                       device.type == "cpu")
+@torch.compiler.assume_constant_result  # under torch.compile: a constant of the graph
+def _configs(device: torch.device, dtype: torch.dtype, head_dim: int, block_size: tuple[int, int],
+             kernel_options: dict | None) -> tuple[list[int], list[int]]:
+    """The forward and backward tile configs, as the ops take them."""
     fwd_config, bwd_config = choose(device, dtype, head_dim, *block_size, kernel_options)
-    return kernel_id, score_buffers + mask_buffers, as_list(fwd_config), as_list(bwd_config)
-
-
-_prepare_outside_graph = torch.compiler.disable(_prepare)
+    return as_list(fwd_config), as_list(bwd_config)

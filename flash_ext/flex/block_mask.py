@@ -13,14 +13,13 @@ in attention), so no (Q_LEN, KV_LEN) mask is ever materialized.
 from __future__ import annotations
 
 from collections.abc import Callable
-from contextlib import nullcontext
 
 import torch
 from torch import Tensor
 
 from flash_ext.flex import build
-from flash_ext.flex.ops import kernel_buffers
-from flash_ext.flex.trace import trace_mod
+from flash_ext.flex.ops import flex_block_states, launch_block_states, needs_custom_op
+from flash_ext.flex.prepare import prepare
 
 _LIST_FIELDS = ("kv_num_blocks", "kv_indices", "full_kv_num_blocks", "full_kv_indices",
                 "q_num_blocks", "q_indices", "full_q_num_blocks", "full_q_indices")
@@ -115,7 +114,6 @@ def _positive(name: str, value, allow_none: bool = False) -> int:
     return value
 
 
-@torch.compiler.disable  # launches its own kernel: inside a compiled region, a graph break
 def create_block_mask(mask_mod: Callable | None, B: int | None, H: int | None, Q_LEN: int,
                       KV_LEN: int, device: torch.device | str = "cuda",
                       BLOCK_SIZE: int | tuple[int, int] = 128) -> BlockMask:
@@ -138,15 +136,9 @@ def create_block_mask(mask_mod: Callable | None, B: int | None, H: int | None, Q
             states[:, :, :, -1] = 1
         return BlockMask.from_block_states(states, (q_block, kv_block), (q_len, kv_len), None)
 
-    traced, buffers = trace_mod(mask_mod, "mask_mod", device)
-    kernel_id = build.kernel_module_id(None, [], traced, buffers, device.type == "cpu")
-    states = torch.empty((batch, heads, num_q, num_kv), dtype=torch.int8, device=device)
-    with torch.cuda.device(device) if device.type == "cuda" else nullcontext():
-        build.module(kernel_id).block_state_kernel[(num_q, heads, batch)](
-            states, *kernel_buffers(buffers, device), *states.stride()[:3], q_len, kv_len,
-            num_kv, SPARSE_Q=q_block, SPARSE_KV=kv_block, num_warps=8 if q_block >= 128 else 4,
-            num_stages=1,  # no pipelining: a gather of a 2-D table would not fit in shared memory
-        )
+    kernel_id, buffers = prepare(None, mask_mod, device)
+    launch = flex_block_states if needs_custom_op(*buffers) else launch_block_states
+    states = launch(buffers, kernel_id, batch, heads, q_len, kv_len, q_block, kv_block, device)
     return BlockMask.from_block_states(states, (q_block, kv_block), (q_len, kv_len), mask_mod)
 
 

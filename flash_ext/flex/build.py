@@ -84,7 +84,7 @@ def _build(score: TracedMod | None, score_buffers: list[Tensor], mask: TracedMod
             kernel_id = len(_modules)
             _modules.append(_import(source, digest, interpreted))
             _ids_by_hash[digest] = kernel_id
-        if all(m is None or m.cached for m in (score, mask)):
+        if all(m is None or m.key is not None for m in (score, mask)):
             _ids_by_mods[key] = (kernel_id, (score, mask))
         return kernel_id
 

@@ -48,7 +48,12 @@ class BwdConfig:
 
 
 def padded_head_dim(head_dim: int) -> int:
-    return max(16, 1 << (head_dim - 1).bit_length())
+    """The power of two >= 16 that holds head_dim; by comparisons only, so that a symbolic head
+    dim (torch.compile's dynamic shapes) gives a plain int, each comparison a guard."""
+    padded = 16
+    while padded < head_dim:
+        padded *= 2
+    return padded
 
 
 def _fwd_default(device: torch.device, dtype: torch.dtype, head_dim: int) -> FwdConfig:

@@ -1,4 +1,5 @@
-"""The flex custom ops (torch.ops.flash_ext.flex_fwd / flex_bwd): kernel launches and autograd.
+"""The flex custom ops (torch.ops.flash_ext.flex_fwd / flex_bwd / flex_block_states): kernel
+launches and autograd.
 
 The mods reach the ops as the id of their generated kernel module (build.py) plus the tensors
 they capture; block-mask lists, scale and tile configs are plain arguments. Outputs are new
@@ -80,8 +81,8 @@ def _tile_descriptors(use_tma: bool, tiles: list[tuple[Tensor, int]]) -> list:
                              [1, 1, rows, padded_head_dim(t.shape[3])]) for t, rows in tiles]
 
 
-def _device_guard(t: Tensor):
-    return torch.cuda.device(t.device) if t.device.type == "cuda" else nullcontext()
+def _device_guard(device: torch.device):
+    return torch.cuda.device(device) if device.type == "cuda" else nullcontext()
 
 
 _working_stages: dict[tuple, int] = {}
@@ -130,7 +131,7 @@ def launch_forward(q: Tensor, k: Tensor, v: Tensor, kv_num_blocks: Tensor, kv_in
             heads, q_len, kv_len, heads // kv_heads, scale]
     constexprs = {**_shape_constexprs(q, v, block_size, kv_len, has_score_mod),
                   "BLOCK_M": block_m, "BLOCK_N": block_n, "TMA": use_tma}
-    with _device_guard(q):
+    with _device_guard(q.device):
         _launch(kernel_id, "flex_fwd_kernel", grid, args, constexprs, num_warps, num_stages)
     return out, lse
 
@@ -153,7 +154,7 @@ def launch_backward(grad_out: Tensor, grad_lse: Tensor | None, q: Tensor, k: Ten
     if grad_lse is not None:
         dlse = grad_lse.float().expand(batch, heads, q_len).contiguous()
     delta_block = 64
-    with _device_guard(q):
+    with _device_guard(q.device):
         _launch(kernel_id, "bwd_delta_kernel", (triton_cdiv(q_len, delta_block), batch * heads),
                 [out, grad_out, dlse, delta, *out.stride(), *grad_out.stride(), heads, q_len,
                  v.shape[3]],
@@ -178,9 +179,25 @@ def launch_backward(grad_out: Tensor, grad_lse: Tensor | None, q: Tensor, k: Ten
     constexprs = {**_shape_constexprs(q, v, block_size, kv_len, has_score_mod),
                   "BLOCK_M1": block_m1, "BLOCK_N1": block_n1, "BLOCK_M2": block_m2,
                   "BLOCK_N2": block_n2, "TMA": use_tma}
-    with _device_guard(q):
+    with _device_guard(q.device):
         _launch(kernel_id, "flex_bwd_kernel", grid, args, constexprs, num_warps, num_stages)
     return dq, dk, dv
+
+
+def launch_block_states(buffers: list[Tensor], kernel_id: int, batch: int, heads: int,
+                        q_len: int, kv_len: int, q_block: int, kv_block: int,
+                        device: torch.device) -> Tensor:
+    """The block-state kernel's launch: (batch, heads, num_q_blocks, num_kv_blocks) int8 states
+    of a kernel module's mask_mod (see block_mask.py)."""
+    num_q, num_kv = triton_cdiv(q_len, q_block), triton_cdiv(kv_len, kv_block)
+    states = torch.empty((batch, heads, num_q, num_kv), dtype=torch.int8, device=device)
+    with _device_guard(device):
+        build.module(kernel_id).block_state_kernel[(num_q, heads, batch)](
+            states, *kernel_buffers(buffers, device), *states.stride()[:3], q_len, kv_len,
+            num_kv, SPARSE_Q=q_block, SPARSE_KV=kv_block, num_warps=8 if q_block >= 128 else 4,
+            num_stages=1,  # no pipelining: a gather of a 2-D table would not fit in shared memory
+        )
+    return states
 
 
 # The custom ops: what torch.compile, fake tensors, dispatch modes and functorch see. Plain eager
@@ -228,6 +245,23 @@ def flex_bwd(
 @flex_bwd.register_fake
 def _flex_bwd_fake(grad_out, grad_lse, q, k, v, *args):
     return torch.empty_like(q), torch.empty_like(k), torch.empty_like(v)
+
+
+@torch.library.custom_op("flash_ext::flex_block_states", mutates_args=())
+def flex_block_states(
+    buffers: list[Tensor], kernel_id: int, batch: int, heads: int, q_len: int, kv_len: int,
+    q_block: int, kv_block: int, device: torch.device,
+) -> Tensor:
+    """The block states of create_block_mask (see launch_block_states)."""
+    return launch_block_states(buffers, kernel_id, batch, heads, q_len, kv_len, q_block,
+                               kv_block, device)
+
+
+@flex_block_states.register_fake
+def _flex_block_states_fake(buffers, kernel_id, batch, heads, q_len, kv_len, q_block, kv_block,
+                            device):
+    shape = (batch, heads, triton_cdiv(q_len, q_block), triton_cdiv(kv_len, kv_block))
+    return torch.empty(shape, dtype=torch.int8, device=device)
 
 
 def triton_cdiv(a: int, b: int) -> int:

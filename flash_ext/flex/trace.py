@@ -15,7 +15,6 @@ code plus every captured value (tensors by dtype, shape, strides and device).
 from __future__ import annotations
 
 import functools
-import math
 import threading
 import types
 from collections import OrderedDict
@@ -52,7 +51,7 @@ class TracedMod:
     graph_slots: dict[str, int]  # get_attr target of graph -> index into buffers
     grad_slots: dict[str, int]  # the same for grad_graph
     name: str
-    cached: bool  # False for a function whose captured values cannot be fingerprinted
+    key: tuple | None  # fingerprint of the captured values; None: opaque, traced at every call
 
 
 class _GatherIndexing(TorchFunctionMode):
@@ -152,16 +151,22 @@ class _Opaque(Exception):
 
 
 def captured_values(fn: Callable) -> list[tuple[tuple, Any]]:
-    """(path, value) for every tensor, scalar and function reachable from fn's captured state.
+    """(path, value) for every tensor, scalar, function, partial and container reachable from
+    fn's captured state; an object met again is a `_Seen` of its first path.
 
     Raises _Opaque when it reaches an object it cannot see into.
     """
     out: list[tuple[tuple, Any]] = []
-    _walk(fn, (), out, set(), 0)
+    _walk(fn, (), out, {}, 0)
     return out
 
 
-def _walk(obj, path: tuple, out: list, seen: set, depth: int) -> None:
+@dataclass(frozen=True)
+class _Seen:
+    path: tuple
+
+
+def _walk(obj, path: tuple, out: list, seen: dict[int, tuple], depth: int) -> None:
     if isinstance(obj, (Tensor, *_SCALARS)):
         out.append((path, obj))
         return
@@ -172,11 +177,11 @@ def _walk(obj, path: tuple, out: list, seen: set, depth: int) -> None:
     if depth > _MAX_DEPTH:
         raise _Opaque(f"captured values nested deeper than {_MAX_DEPTH}")
     if id(obj) in seen:
-        out.append((path, ("seen", path)))
+        out.append((path, _Seen(seen[id(obj)])))
         return
-    seen.add(id(obj))
+    seen[id(obj)] = path
     if isinstance(obj, types.FunctionType):
-        out.append((path, obj.__code__))
+        out.append((path, obj))
         for i, cell in enumerate(obj.__closure__ or ()):
             try:
                 value = cell.cell_contents
@@ -191,13 +196,14 @@ def _walk(obj, path: tuple, out: list, seen: set, depth: int) -> None:
         for name, value in sorted((obj.__kwdefaults__ or {}).items()):
             _walk(value, path + (("kwdefault", name),), out, seen, depth + 1)
     elif isinstance(obj, functools.partial):
+        out.append((path, obj))
         _walk(obj.func, path + (("func",),), out, seen, depth + 1)
         for i, value in enumerate(obj.args):
             _walk(value, path + (("arg", i),), out, seen, depth + 1)
         for name, value in sorted(obj.keywords.items()):
             _walk(value, path + (("keyword", name),), out, seen, depth + 1)
     elif isinstance(obj, (tuple, list)):
-        out.append((path, (type(obj).__name__, len(obj))))
+        out.append((path, obj))
         for i, value in enumerate(obj):
             _walk(value, path + (("item", i),), out, seen, depth + 1)
     else:
@@ -236,15 +242,42 @@ def resolve(fn: Callable, path: tuple) -> Any:
     return obj
 
 
+def _summary(value) -> Any:
+    """What a trace depends on in a captured value: a tensor's layout (not its contents), a
+    function's code, a partial's or container's kind and length, a scalar itself."""
+    if isinstance(value, Tensor):
+        return ("tensor", value.dtype, tuple(value.shape), value.stride(), value.device.type)
+    # NaN, compared with itself: math.isnan does not take dynamo's symbolic floats
+    if isinstance(value, float) and value != value:  # noqa: PLR0124
+        return ("nan",)
+    if isinstance(value, types.FunctionType):
+        return value.__code__
+    if isinstance(value, functools.partial):
+        return (len(value.args), tuple(sorted(value.keywords)))
+    if isinstance(value, (tuple, list)):
+        return len(value)
+    return value
+
+
 def _fingerprint(values: list[tuple[tuple, Any]]) -> tuple:
-    key = []
-    for path, value in values:
-        if isinstance(value, Tensor):
-            value = ("tensor", value.dtype, tuple(value.shape), value.stride(), value.device.type)
-        elif isinstance(value, float) and math.isnan(value):
-            value = ("nan",)
-        key.append((path, type(value).__name__, value))
-    return tuple(key)
+    """The trace cache key of a function's captured values: per value, its path, type name and
+    summary; for one met again, the path it was first met at."""
+    return tuple((path, "seen", value.path) if isinstance(value, _Seen) else
+                 (path, type(value).__name__, _summary(value)) for path, value in values)
+
+
+def captures_unchanged(traced: TracedMod, fn: Callable) -> bool:
+    """Whether fn still captures what traced was made from (its cache key), read again path by
+    path. Run while torch.compile traces, each comparison becomes one of dynamo's guards: a
+    changed number, function or tensor layout recompiles instead of reusing traced's kernel."""
+    for path, type_name, summary in traced.key:
+        value = resolve(fn, path)
+        if type_name == "seen":
+            if value is not resolve(fn, summary):
+                return False
+        elif type(value).__name__ != type_name or _summary(value) != summary:
+            return False
+    return True
 
 
 # Tracing with a cache -----------------------------------------------------------------------
@@ -258,12 +291,13 @@ def trace_mod(fn: Callable, kind: str, device: torch.device) -> tuple[TracedMod,
     """The traced mod for fn and the tensors to pass as its buffers in this call."""
     if not callable(fn):
         raise TypeError(f"{kind} must be a callable, got {type(fn).__name__}")
-    device = _canonical(device)
+    device = canonical_device(device)
     try:
         values = captured_values(fn)
-        key = (kind, device.type, _fingerprint(values))
+        fingerprint = _fingerprint(values)
     except _Opaque:
-        values, key = None, None
+        values, fingerprint = None, None
+    key = None if fingerprint is None else (kind, device.type, fingerprint)
     traced = None if key is None else _cache.get(key)
     if traced is None:
         try:
@@ -272,14 +306,14 @@ def trace_mod(fn: Callable, kind: str, device: torch.device) -> tuple[TracedMod,
             # A captured tensor on another device fails in tracing already (index on a CPU table
             # with a CUDA index): say so rather than pass on torch's message.
             elsewhere = [v for _, v in values or [] if isinstance(v, Tensor) and
-                         _canonical(v.device) != device]
+                         canonical_device(v.device) != device]
             if elsewhere:
                 raise _device_error(kind, _name(fn), elsewhere[0].device, device) from e
             raise
-    return traced, _buffers(traced, fn, device)
+    return traced, mod_buffers(traced, fn, device)
 
 
-def _canonical(device: torch.device | str) -> torch.device:
+def canonical_device(device: torch.device | str) -> torch.device:
     """The device with its index: "cuda" is the current CUDA device (tensors report cuda:N)."""
     device = torch.device(device)
     if device.type == "cuda" and device.index is None:
@@ -328,7 +362,8 @@ def _trace_new(fn, kind: str, device: torch.device, values, key: tuple | None) -
                 slot_of[id(tensor)] = len(buffers)
                 buffers.append(ref)
             gm_slots[node.target] = slot_of[id(tensor)]
-    traced = TracedMod(kind, graph, grad_graph, tuple(buffers), *slots, name, values is not None)
+    traced = TracedMod(kind, graph, grad_graph, tuple(buffers), *slots, name,
+                       None if key is None else key[2])
     if key is not None:
         with _lock:
             _cache[key] = traced
@@ -337,14 +372,16 @@ def _trace_new(fn, kind: str, device: torch.device, values, key: tuple | None) -
     return traced
 
 
-def _buffers(traced: TracedMod, fn, device: torch.device) -> list[Tensor]:
+def mod_buffers(traced: TracedMod, fn, device: torch.device) -> list[Tensor]:
+    """The tensors of this call for traced.buffers: read from fn, or the constants; device with
+    its index (canonical_device)."""
     tensors = []
     for ref in traced.buffers:
         if isinstance(ref, tuple) and ref and ref[0] in ("constant", "call"):
             tensor = ref[1]
         else:
             tensor = resolve(fn, ref)
-        if _canonical(tensor.device) != device:
+        if canonical_device(tensor.device) != device:
             if ref[0] == "constant":
                 tensor = tensor.to(device)
             else:
