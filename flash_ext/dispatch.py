@@ -104,8 +104,8 @@ BACKENDS: tuple[Backend, ...] = (
     Backend(
         "mem_eff", "CUTLASS memory-efficient kernels (bias, fp32, any head dim)",
         frozenset({"cuda"}), FLOAT_DTYPES, max_head_dim=256, min_compute_capability=(8, 0),
-        masks=frozenset({"bool", "additive"}), mask_grad=True, dropout=True, window=True,
-        alibi=True, varlen=True, unavailable=_cuda_unavailable("mem_eff"),
+        masks=frozenset({"bool", "additive"}), mask_grad=True,
+        unavailable=_cuda_unavailable("mem_eff"), **ALL_FEATURES,
     ),
     # flex runs these features as generated score_mod/mask_mod code (flash_ext/flex/sdpa.py).
     # Not automatic: flash and mem_eff are the fast paths for plain attention calls, and

@@ -62,9 +62,12 @@ def test_math_on_request():
 def test_feature_reasons():
     call = AttentionCall("cpu", torch.float16, 16, mask="additive", dropout=True, window=True,
                          alibi=True, softcap=True, varlen=True)
-    mem_eff = dict((b.name, b) for b in BACKENDS)["mem_eff"]
-    reasons = " ".join(mem_eff.not_supported_reasons(call))
-    assert "softcap (not supported)" in reasons and "alibi_slopes" not in reasons
+    backends = {b.name: b for b in BACKENDS}
+    flex = backends["flex"].not_supported_reasons(call)
+    assert "dropout_p > 0 (not supported)" in flex
+    assert "variable-length (cu_seqlens) inputs (not supported)" in flex
+    assert not any(r.startswith(("window_size", "alibi_slopes", "softcap")) for r in flex)
+    assert "(not supported)" not in " ".join(backends["mem_eff"].not_supported_reasons(call))
     assert select_backend(call) == "cpu"
 
 
@@ -140,9 +143,7 @@ def test_mem_eff_capabilities():
     for dtype in (torch.float32, torch.float16, torch.bfloat16):
         assert mem_eff.not_supported_reasons(cuda_call(
             dtype, 20, mask="additive", mask_requires_grad=True, dropout=True, window=True,
-            alibi=True, varlen=True, needs_grad=True)) == []
-    assert mem_eff.not_supported_reasons(cuda_call(torch.float32, softcap=True)) == [
-        "softcap (not supported)"]
+            alibi=True, softcap=True, varlen=True, needs_grad=True)) == []
     assert mem_eff.not_supported_reasons(cuda_call(torch.float64, 320)) == [
         "dtype float64 (supports bfloat16, float16, float32)", "head_dim 320 (supports <= 256)"]
     old_gpu = AttentionCall("cuda", torch.float32, 64, compute_capability=(7, 5))
@@ -170,15 +171,20 @@ def cuda_build(use_backends):
     (cuda_call(head_dim=59, softcap=True), "flash"),  # zero-padded to 64
     (cuda_call(torch.float32, 100, alibi=True, window=True, dropout=True, varlen=True),
      "mem_eff"),
+    (cuda_call(torch.float32, softcap=True), "mem_eff"),
+    (cuda_call(mask="additive", mask_requires_grad=True, softcap=True, needs_grad=True),
+     "mem_eff"),
 ])
 def test_cuda_selection(cuda_build, call, selected):
     assert select_backend(call) == selected
 
 
 def test_cuda_call_no_backend_takes(cuda_build):
-    """softcap with float32 or a mask: flash refuses the dtype or the mask, mem_eff softcap."""
-    for call in (cuda_call(torch.float32, softcap=True), cuda_call(mask="bool", softcap=True)):
+    """float32 or a mask with head_dim over 256: flash refuses the dtype or the mask, mem_eff
+    (and flash) the head dim."""
+    for call in (cuda_call(torch.float32, 320, softcap=True),
+                 cuda_call(head_dim=320, mask="bool")):
         with pytest.raises(NotImplementedError) as info:
             select_backend(call)
-        assert "  mem_eff: softcap (not supported)\n" in str(info.value)
-    assert select_backend(cuda_call(torch.float32, softcap=True), "math") == "math"
+        assert "  mem_eff: head_dim 320 (supports <= 256)\n" in str(info.value)
+    assert select_backend(cuda_call(torch.float32, 320, softcap=True), "math") == "math"

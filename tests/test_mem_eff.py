@@ -8,8 +8,8 @@ Covers fp16, bf16 and float32 (3xTF32 GEMMs: held to float32's own rounding); he
 masks with half inputs) and their gradients; boolean masks; rows that see no key (zeros,
 lse = -inf, zero gradients, never NaN) and keys that no row sees; both causal alignments
 (flash_attn_func's bottom-right calls run with selection forced to mem_eff, as they take no
-backend argument), sliding windows, ALiBi, GQA/MQA, dropout against the flash backend's
-keep-mask, varlen, strided q/k/v, empty inputs, the deterministic backward (bitwise
+backend argument), sliding windows, ALiBi, softcap, GQA/MQA, dropout against the flash
+backend's keep-mask, varlen, strided q/k/v, empty inputs, the deterministic backward (bitwise
 reproducible, two kernels) and the default one (dq by atomics), CUDA graphs,
 torch.compile, errors, and one long case against torch SDPA's efficient backend.
 
@@ -446,6 +446,53 @@ def test_gqa(dtype, heads, causal):
     check(*styled(causal), qkv(2, *heads, 129, 257, 128, dtype))
 
 
+# Softcap: scores softcap * tanh(scale * q.k / softcap), then ALiBi, the bias and the masks. q
+# and k are scaled up so that many scores reach the flat part of the cap (derivative near 0).
+
+
+SOFTCAP_HEAD_DIMS = [59, 100, 200]  # in the kernels of head dim 64, 128 and 256
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("head_dim", SOFTCAP_HEAD_DIMS)
+@pytest.mark.parametrize("softcap", [5.0, 30.0])
+@pytest.mark.parametrize("causal", CAUSAL)
+def test_softcap(dtype, head_dim, softcap, causal):
+    q, k, v = qkv(2, 4, 2, 113, 150, head_dim, dtype)
+    check(*styled(causal, softcap=softcap), (q * 3, k * 3, v))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("head_dim", SOFTCAP_HEAD_DIMS)
+@pytest.mark.parametrize("bias_grad", [False, True])
+@pytest.mark.parametrize("deterministic", [False, True])
+def test_softcap_bias_alibi(dtype, head_dim, bias_grad, deterministic):
+    """With a bias (added after the cap), ALiBi (B, H) and causal. The bias gradient is dS
+    before the cap's derivative: with it, either backward runs as two kernels; without it, the
+    default one is the fused kernel."""
+    q, k, v = qkv(2, 4, 2, 97, 161, head_dim, dtype)
+    slopes = torch.rand(2, 4, device="cuda") * 0.3
+    options = {"is_causal": True, "alibi_slopes": slopes, "softcap": 10.0,
+               "deterministic": deterministic}
+    inputs = (q * 3, k * 3, v)
+    if bias_grad:
+        check_bias(inputs, "HSqSk", **options)
+    else:
+        check(*sdpa_style(attn_mask=randn(4, 97, 161, dtype=dtype), **options), inputs)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("causal", CAUSAL)
+def test_softcap_varlen(dtype, causal):
+    """Head dim 59, GQA, with sequences of 0 and 1 queries and of 0 and 1 keys."""
+    require_built(59, dtype)
+    lengths_q, lengths_k = random_lengths(6)
+    (q,), cu_q = packed(lengths_q, 4, 59, dtype)
+    (k, v), cu_k = packed(lengths_k, 2, 59, dtype, count=2)
+    check(*varlen_style(causal, cu_q, cu_k, max(lengths_q), max(lengths_k), softcap=5.0),
+          (q * 3, k * 3, v))
+
+
 # Dropout: the flash backend's keep-mask, materialized by flash_dropout_keep_mask, replayed in the
 # reference for the output and the gradients.
 
@@ -469,7 +516,8 @@ def seeded(run, seed: int):
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
-@pytest.mark.parametrize("variant", [*CAUSAL, "bias", "causal_bias", "bias_deterministic"])
+@pytest.mark.parametrize("variant", [*CAUSAL, "softcap", "bias", "causal_bias",
+                                     "bias_deterministic"])
 def test_dropout_matches_keep_mask(dtype, variant):
     p = 0.17
     inputs = qkv(2, 4, 2, 113, 200, 72, dtype)
@@ -478,6 +526,9 @@ def test_dropout_matches_keep_mask(dtype, variant):
     assert keep.shape == (2, 4, 113, 200) and keep.dtype == torch.bool
     if variant in CAUSAL:
         run, reference = styled(variant, dropout_p=p)
+    elif variant == "softcap":
+        run, reference = sdpa_style(dropout_p=p, softcap=5.0)
+        inputs = (q * 3, k * 3, inputs[2])
     else:  # with a (B, 1, Sq, Sk) bias and its gradient
         run, reference = sdpa_style(is_causal=variant == "causal_bias", dropout_p=p,
                                     deterministic=variant == "bias_deterministic")
@@ -711,8 +762,6 @@ def test_selected_automatically():
 
 def test_errors():
     q, k, v = qkv(1, 2, 2, 16, 24, 64, torch.float32)
-    with pytest.raises((NotImplementedError, ValueError, RuntimeError), match="softcap"):
-        flash_ext.attention(q, k, v, softcap=5.0, backend="mem_eff")
     for shape in [(17, 24), (16, 23), (3, 16, 24), (2, 2, 16, 24), (1, 1, 1, 16, 24)]:
         with pytest.raises(ValueError, match="attn_mask"):
             flash_ext.attention(q, k, v, attn_mask=randn(*shape, dtype=torch.float32),

@@ -165,12 +165,13 @@ def test_lse_is_not_differentiable():
 # The mem_eff ops' Python side (fake implementations, autograd, routing from the entry points,
 # torch.compile) on the CPU. Stand-ins registered for these tests take the CUDA kernels' place:
 # the CPU kernels give out, lse and dq/dk/dv, and the bias gradient dS = P * (dP - rowsum(dO * O))
-# comes from the probabilities. The kernels themselves are tested on the GPU (test_mem_eff.py).
+# comes from the probabilities (of the softcapped scores). The kernels themselves are tested on
+# the GPU (test_mem_eff.py).
 
 
 def _mem_eff_fwd_cpu(q, k, v, attn_bias, cu_q, cu_k, max_seqlen_q, max_seqlen_k, slopes, seed,
-                     dropout_p, scale, left, right, bottom_right, deterministic):
-    options = (slopes, seed, dropout_p, scale, left, right, bottom_right, 0.0, deterministic)
+                     dropout_p, scale, left, right, bottom_right, softcap, deterministic):
+    options = (slopes, seed, dropout_p, scale, left, right, bottom_right, softcap, deterministic)
     if cu_q is None:
         return ops.attention_fwd(q, k, v, attn_bias, *options)
     return ops.attention_varlen_fwd(q, k, v, cu_q, cu_k, max_seqlen_q, max_seqlen_k, *options)
@@ -178,8 +179,8 @@ def _mem_eff_fwd_cpu(q, k, v, attn_bias, cu_q, cu_k, max_seqlen_q, max_seqlen_k,
 
 def _mem_eff_bwd_cpu(grad_out, q, k, v, out, lse, attn_bias, bias_requires_grad, cu_q, cu_k,
                      max_seqlen_q, max_seqlen_k, slopes, seed, dropout_p, scale, left, right,
-                     bottom_right, deterministic):
-    options = (slopes, seed, dropout_p, scale, left, right, bottom_right, 0.0, deterministic)
+                     bottom_right, softcap, deterministic):
+    options = (slopes, seed, dropout_p, scale, left, right, bottom_right, softcap, deterministic)
     if cu_q is None:
         dq, dk, dv = ops.attention_bwd(grad_out, q, k, v, out, lse, attn_bias, *options)
     else:
@@ -190,7 +191,10 @@ def _mem_eff_bwd_cpu(grad_out, q, k, v, out, lse, attn_bias, bias_requires_grad,
     assert dropout_p == 0, "the stand-in's bias gradient has no dropout"
     (batch, heads_q, seqlen_q, _), seqlen_k = q.shape, k.shape[2]
     k, v = (t.repeat_interleave(heads_q // t.shape[1], 1).float() for t in (k, v))
-    scores = q.float() @ k.transpose(-2, -1) * scale + attn_bias.float()
+    scores = q.float() @ k.transpose(-2, -1) * scale
+    if softcap > 0:
+        scores = softcap * torch.tanh(scores / softcap)
+    scores = scores + attn_bias.float()
     if slopes is not None:
         scores = scores + alibi_bias(slopes, seqlen_q, seqlen_k, bottom_right).float()
     visible = visible_keys(seqlen_q, seqlen_k, (left, right), bottom_right)
@@ -238,10 +242,11 @@ class _OpCalls(TorchDispatchMode):
 
 def mem_eff_args(dtype, bias_shape=(4, 1, 12)):
     """Dense mem_eff_fwd arguments (q, k, v of dense_args) with a bias of bias_shape, ALiBi, a
-    window and the bottom-right diagonal."""
+    window, the bottom-right diagonal and softcap."""
     q, k, v = dense_args(dtype, mask=False)[:3]
     bias = torch.randn(bias_shape, dtype=dtype, requires_grad=True) if bias_shape else None
-    return (q, k, v, bias, None, None, 0, 0, torch.rand(4), None, 0.0, 0.25, 5, 0, True, False)
+    return (q, k, v, bias, None, None, 0, 0, torch.rand(4), None, 0.0, 0.25, 5, 0, True, 7.0,
+            False)
 
 
 @pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
@@ -259,7 +264,8 @@ def test_opcheck_mem_eff(mem_eff_on_cpu, dtype, bias_shape):
 
 def test_opcheck_mem_eff_varlen(mem_eff_on_cpu):
     q, k, v, cu = varlen_args()[:4]
-    args = (q, k, v, None, cu, cu, 7, 7, torch.rand(4), None, 0.0, 0.25, -1, 0, False, True)
+    args = (q, k, v, None, cu, cu, 7, 7, torch.rand(4), None, 0.0, 0.25, -1, 0, False, 7.0,
+            True)
     torch.library.opcheck(ops.mem_eff_fwd, args)
     out, lse = ops.mem_eff_fwd(*args)
     assert lse.shape == (4, 11)
@@ -319,12 +325,11 @@ def test_mem_eff_varlen_routing(mem_eff_on_cpu):
     with _OpCalls() as recorded:
         flash_ext.attention_varlen(q, k, v, cu, cu, 7, 7, enable_gqa=True)
         flash_ext.flash_attn_varlen_func(q, k, v, cu, cu, 7, 7, causal=True)
-    assert [name for name, _ in recorded.calls] == ["mem_eff_fwd.default"] * 2
+        flash_ext.attention_varlen(q, k, v, cu, cu, 7, 7, enable_gqa=True, softcap=5.0)
+    assert [name for name, _ in recorded.calls] == ["mem_eff_fwd.default"] * 3
     assert recorded.calls[1][1][3:6] == (None, cu, cu)
-    assert recorded.calls[1][1][12:] == (-1, 0, True, False)  # causal, bottom-right
-    with pytest.raises(NotImplementedError, match=r"cannot run this call: softcap \(not supp"):
-        flash_ext.attention_varlen(q.detach(), k, v, cu, cu, 7, 7, enable_gqa=True, softcap=5.0,
-                                   backend="mem_eff")
+    assert recorded.calls[1][1][12:] == (-1, 0, True, 0.0, False)  # causal, bottom-right
+    assert recorded.calls[2][1][15] == 5.0  # softcap
 
 
 def test_mem_eff_compile_fullgraph(mem_eff_on_cpu):
@@ -335,7 +340,7 @@ def test_mem_eff_compile_fullgraph(mem_eff_on_cpu):
 
     def step(q, k, v, bias):
         dense = flash_ext.attention(q, k, v, bias, enable_gqa=True, window_size=(6, -1),
-                                    alibi_slopes=torch.ones(4))
+                                    alibi_slopes=torch.ones(4), softcap=20.0)
         masked = flash_ext.attention(q, k, v, keep, is_causal=True, enable_gqa=True)
         first = (t[0, :, :4].transpose(0, 1) for t in (q, k, v))
         packed = flash_ext.flash_attn_varlen_func(*first, cu[:2], cu[:2], 4, 4, causal=True)

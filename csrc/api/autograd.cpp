@@ -184,22 +184,24 @@ struct MemEffAttention : torch::autograd::Function<MemEffAttention> {
                                int64_t max_seqlen_q, int64_t max_seqlen_k,
                                const OptTensor& alibi_slopes, const OptTensor& dropout_seed,
                                double dropout_p, double scale, int64_t window_left,
-                               int64_t window_right, bool bottom_right, bool deterministic) {
+                               int64_t window_right, bool bottom_right, double softcap,
+                               bool deterministic) {
     at::AutoDispatchBelowADInplaceOrView below;
     auto [out, lse] = op::mem_eff_fwd().call(
         q, k, v, attn_bias, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, alibi_slopes,
-        dropout_seed, dropout_p, scale, window_left, window_right, bottom_right, deterministic);
+        dropout_seed, dropout_p, scale, window_left, window_right, bottom_right, softcap,
+        deterministic);
     ctx->save_for_backward({q, k, v, out, lse, attn_bias.value_or(Tensor()),
                             cu_seqlens_q.value_or(Tensor()), cu_seqlens_k.value_or(Tensor()),
                             alibi_slopes.value_or(Tensor()), dropout_seed.value_or(Tensor())});
-    save_options(ctx, lse, dropout_p, scale, window_left, window_right, bottom_right, 0.0,
+    save_options(ctx, lse, dropout_p, scale, window_left, window_right, bottom_right, softcap,
                  deterministic, max_seqlen_q, max_seqlen_k);
     return {out, lse};
   }
 
   static variable_list backward(AutogradContext* ctx, variable_list grads) {
     const variable_list s = ctx->get_saved_variables();
-    if (!grads[0].defined()) return variable_list(16);
+    if (!grads[0].defined()) return variable_list(17);
     const Options o(ctx);
     // Edges exist for the tensors given: with a bias, q, k, v, attn_bias are edges 0-3.
     const bool bias_requires_grad = s[5].defined() && ctx->needs_input_grad(3);
@@ -207,12 +209,12 @@ struct MemEffAttention : torch::autograd::Function<MemEffAttention> {
     auto [dq, dk, dv, dbias] = op::mem_eff_bwd().call(
         grads[0], s[0], s[1], s[2], s[3], s[4], optional(s[5]), bias_requires_grad,
         optional(s[6]), optional(s[7]), o.max_seqlen_q, o.max_seqlen_k, optional(s[8]),
-        optional(s[9]), o.dropout_p,
-        o.scale, o.window_left, o.window_right, o.bottom_right, o.deterministic);
+        optional(s[9]), o.dropout_p, o.scale, o.window_left, o.window_right, o.bottom_right,
+        o.softcap, o.deterministic);
     variable_list grads_out = {dq, dk, dv};
     // The kernels give the bias gradient of every (b, h, i, j); a broadcast bias sums it.
     if (bias_requires_grad) grads_out.push_back(dbias.sum_to_size_symint(s[5].sym_sizes()));
-    return first_grads(16, std::move(grads_out), {grads[0], s[0], s[1], s[2], s[3], s[5]});
+    return first_grads(17, std::move(grads_out), {grads[0], s[0], s[1], s[2], s[3], s[5]});
   }
 };
 
@@ -275,17 +277,18 @@ std::tuple<Tensor, Tensor> mem_eff_fwd(
     const OptTensor& cu_seqlens_q, const OptTensor& cu_seqlens_k, int64_t max_seqlen_q,
     int64_t max_seqlen_k, const OptTensor& alibi_slopes, const OptTensor& dropout_seed,
     double dropout_p, double scale, int64_t window_left, int64_t window_right, bool bottom_right,
-    bool deterministic) {
+    double softcap, bool deterministic) {
   if (!records({&q, &k, &v, &or_undefined(attn_bias)})) {
     at::AutoDispatchBelowADInplaceOrView below;
     return op::mem_eff_fwd().call(q, k, v, attn_bias, cu_seqlens_q, cu_seqlens_k, max_seqlen_q,
                                   max_seqlen_k, alibi_slopes, dropout_seed, dropout_p, scale,
-                                  window_left, window_right, bottom_right, deterministic);
+                                  window_left, window_right, bottom_right, softcap,
+                                  deterministic);
   }
   return pair(MemEffAttention::apply(q, k, v, attn_bias, cu_seqlens_q, cu_seqlens_k,
                                      max_seqlen_q, max_seqlen_k, alibi_slopes, dropout_seed,
                                      dropout_p, scale, window_left, window_right, bottom_right,
-                                     deterministic));
+                                     softcap, deterministic));
 }
 
 }  // namespace

@@ -149,7 +149,7 @@ std::tuple<Tensor, Tensor> run_kernel(const EntryArgs& a, const Prepared& p,
     std::tie(out, lse) = op::mem_eff_fwd().call(
         q, k, v, additive_bias(a.attn_mask, q.scalar_type()), a.cu_seqlens_q,
         a.cu_seqlens_k, a.max_seqlen_q, a.max_seqlen_k, a.alibi_slopes, seed, a.dropout_p, scale,
-        p.window_left, p.window_right, bottom_right, a.deterministic);
+        p.window_left, p.window_right, bottom_right, a.softcap, a.deterministic);
   } else if (a.varlen()) {
     std::tie(out, lse) = op::attention_varlen_fwd().call(
         q, k, v, *a.cu_seqlens_q, *a.cu_seqlens_k, a.max_seqlen_q, a.max_seqlen_k,

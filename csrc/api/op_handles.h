@@ -43,13 +43,14 @@ FLASH_EXT_OP_HANDLE(attention_varlen_bwd,
 FLASH_EXT_OP_HANDLE(mem_eff_fwd,
                     Pair(const Tensor&, const Tensor&, const Tensor&, const OptTensor&,
                          const OptTensor&, const OptTensor&, int64_t, int64_t, const OptTensor&,
-                         const OptTensor&, double, double, int64_t, int64_t, bool, bool))
+                         const OptTensor&, double, double, int64_t, int64_t, bool, double,
+                         bool))
 FLASH_EXT_OP_HANDLE(mem_eff_bwd,
                     std::tuple<Tensor, Tensor, Tensor, Tensor>(
                         const Tensor&, const Tensor&, const Tensor&, const Tensor&,
                         const Tensor&, const Tensor&, const OptTensor&, bool, const OptTensor&,
                         const OptTensor&, int64_t, int64_t, const OptTensor&, const OptTensor&,
-                        double, double, int64_t, int64_t, bool, bool))
+                        double, double, int64_t, int64_t, bool, double, bool))
 
 #undef FLASH_EXT_OP_HANDLE
 

@@ -45,7 +45,7 @@ TORCH_LIBRARY(flash_ext, m) {
       "float scale, int window_left, int window_right, bool bottom_right, float softcap, "
       "bool deterministic) -> (Tensor grad_q, Tensor grad_k, Tensor grad_v)");
   // The mem_eff backend (CUDA): an additive attn_bias of q's dtype broadcastable to
-  // (B, Hq, Sq, Sk), float32 inputs, any head_dim <= 256; no softcap. Dense (B, H, S, D) when
+  // (B, Hq, Sq, Sk), float32 inputs, any head_dim <= 256. Dense (B, H, S, D) when
   // cu_seqlens are None, lse (B, Hq, Sq); packed varlen (T, H, D) otherwise, lse (Hq, Tq), and
   // then no attn_bias. The backward returns grad_bias (B, Hq, Sq, Sk) in q's dtype when
   // bias_requires_grad (the caller sums it over the bias's broadcast dims), else an empty (0,).
@@ -54,13 +54,14 @@ TORCH_LIBRARY(flash_ext, m) {
       "mem_eff_fwd(Tensor q, Tensor k, Tensor v, Tensor? attn_bias, Tensor? cu_seqlens_q, "
       "Tensor? cu_seqlens_k, int max_seqlen_q, int max_seqlen_k, Tensor? alibi_slopes, "
       "Tensor? dropout_seed, float dropout_p, float scale, int window_left, int window_right, "
-      "bool bottom_right, bool deterministic) -> (Tensor out, Tensor lse)");
+      "bool bottom_right, float softcap, bool deterministic) -> (Tensor out, Tensor lse)");
   m.def(
       "mem_eff_bwd(Tensor grad_out, Tensor q, Tensor k, Tensor v, Tensor out, Tensor lse, "
       "Tensor? attn_bias, bool bias_requires_grad, Tensor? cu_seqlens_q, Tensor? cu_seqlens_k, "
       "int max_seqlen_q, int max_seqlen_k, Tensor? alibi_slopes, Tensor? dropout_seed, "
       "float dropout_p, float scale, int window_left, int window_right, bool bottom_right, "
-      "bool deterministic) -> (Tensor grad_q, Tensor grad_k, Tensor grad_v, Tensor grad_bias)");
+      "float softcap, bool deterministic) -> (Tensor grad_q, Tensor grad_k, Tensor grad_v, "
+      "Tensor grad_bias)");
   // The CPU backend's dropout keep-mask (B, H, Sq, Sk) for a seed, materialized for tests.
   m.def(
       "cpu_dropout_keep_mask(Tensor dropout_seed, int batch, int heads, int seqlen_q, "

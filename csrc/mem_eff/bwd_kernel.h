@@ -8,6 +8,10 @@
 //    kernels that each own what they write: dkdv_kernel without kDq, and dq_kernel, where a CTA
 //    owns kBlockM query rows of one head and walks their key blocks, recomputing S, P, dP and dS
 //    to add dQ += dS K and write the bias gradient: seven GEMMs per tile.
+// Softcap (softcap.h): dQ and dK take dS times the cap's derivative 1 - tanh^2, the bias
+// gradient dS itself. dq_kernel stages the two apart (dS over the bias tile it has read);
+// dkdv_kernel stages only the first, so softcapped calls whose bias needs a gradient run the
+// two-kernel backward (mem_eff.h's two_kernel_backward).
 // P and dS are staged through shared memory as the next GEMM's A operand, as in the forward.
 // Warps split each product their own way (config.h): in fp32 at D = 128, S^T and dP^T even go
 // to different halves of the warps, which meet in shared memory to make dS^T.
@@ -24,6 +28,7 @@
 #include "config.h"
 #include "gemm.h"
 #include "params.h"
+#include "softcap.h"
 #include "tiles.h"
 #include "traits.h"
 
@@ -87,7 +92,7 @@ __forceinline__ __device__ void store_dbias(STile const& sdS, Element* dst, int6
   }
 }
 
-template <typename Traits>
+template <typename Traits, bool kSoftcap>
 __global__ void __launch_bounds__(Traits::kNThreads)
     dq_kernel(__grid_constant__ const BwdParams params) {
   using Element = typename Traits::Element;
@@ -150,6 +155,10 @@ __global__ void __launch_bounds__(Traits::kNThreads)
     Tensor coords = acc_coords<kBlockM, kBlockN>(tiled_mma, tidx);
     const float scale = params.scale;
     const float keep_scale = params.dropout_p > 0.f ? 1.f / (1.f - params.dropout_p) : 1.f;
+    const Softcap<Element, kSoftcap> softcap(params.softcap, params.scale);
+    // The bias gradient, dS before the cap's derivative, goes to the bias tile: each thread
+    // writes where it read its bias, which no other thread reads.
+    const bool dbias_apart = kSoftcap && dbias_ptr != nullptr;
     for (int n_block = n_begin; n_block < n_end; ++n_block) {
       const int n0 = n_block * kBlockN;
       const int keys = seq.seqlen_k - n0;
@@ -174,17 +183,26 @@ __global__ void __launch_bounds__(Traits::kNThreads)
       CUTE_UNROLL
       for (int i = 0; i < size(acc_s); ++i) {
         const int r = get<0>(coords(i)), c = get<1>(coords(i));
-        float x = acc_s(i) * scale + (has_bias ? static_cast<float>(sBias(r, c)) : 0.f);
+        float x = acc_s(i) * scale, dcap = 1.f;
+        if constexpr (kSoftcap) {
+          const float t = softcap.tanh_of(acc_s(i));
+          x = softcap.cap * t;
+          dcap = 1.f - t * t;
+        }
+        x += has_bias ? static_cast<float>(sBias(r, c)) : 0.f;
         hv.mask.apply_one(x, m0 + r, n0 + c, needs_mask);
         const float p = exp2f((x - s_lse[r]) * float(M_LOG2E));
         float dp = acc_dp(i);
         if (params.dropout_p > 0.f) dp = keeps(hv.dropout, m0 + r, n0 + c) ? dp * keep_scale : 0.f;
-        acc_s(i) = p * (dp - s_dsum[r]);  // dS
+        const float ds = p * (dp - s_dsum[r]);
+        acc_s(i) = ds * dcap;  // dS of scale * q.k
+        if (dbias_apart) sBias(r, c) = static_cast<Element>(ds);
       }
       acc_to_smem(tiled_mma, acc_s, sdS, tidx);
       __syncthreads();  // dS is complete
       if (dbias_ptr != nullptr) {
-        store_dbias<kNThreads>(sdS, dbias_ptr + int64_t(m0) * params.dbias_row_stride + n0,
+        store_dbias<kNThreads>(dbias_apart ? sBias : sdS,
+                               dbias_ptr + int64_t(m0) * params.dbias_row_stride + n0,
                                params.dbias_row_stride, m_end - m0, keys, tidx);
       }
       gemm_smem<false, true, Traits::kUnrollK, Traits::kChains>(
@@ -203,7 +221,7 @@ __global__ void __launch_bounds__(Traits::kNThreads)
   store_tile<kNThreads>(sQ, gdQ, m_end - m0, params.head_dim, tidx);
 }
 
-template <typename Traits, bool kDq>
+template <typename Traits, bool kDq, bool kSoftcap>
 __global__ void __launch_bounds__(Traits::kNThreads)
     dkdv_kernel(__grid_constant__ const BwdParams params) {
   using Element = typename Traits::Element;
@@ -264,6 +282,7 @@ __global__ void __launch_bounds__(Traits::kNThreads)
   const float scale = params.scale;
   const float keep_scale = params.dropout_p > 0.f ? 1.f / (1.f - params.dropout_p) : 1.f;
   const bool has_bias = params.bias != nullptr;
+  const Softcap<Element, kSoftcap> softcap(params.softcap, params.scale);
   typename Traits::TiledMmaDq mma_dq;
   // A thread's part of a dQ tile, and the (row, col) of each of its elements.
   auto thr_dq = mma_dq.get_thread_slice(tidx);
@@ -334,17 +353,26 @@ __global__ void __launch_bounds__(Traits::kNThreads)
       Tensor sBias_s = staged(sBias, stage, sBias.layout());
 
       const bool needs_mask = hv.mask.template block_needs_mask<kBlockN>(n0, m0, m_end);
-      // P of key c, query r of the tile from its score s (the mask's -inf gives 0).
-      auto prob = [&](float s, int c, int r) {
-        float x = s * scale + (has_bias ? static_cast<float>(sBias_s(r, c)) : 0.f);
+      // P of key c, query r of the tile from its score s (the mask's -inf gives 0), and the
+      // softcap's derivative there (1 without softcap).
+      auto prob = [&](float s, int c, int r, float& dcap) {
+        float x = s * scale;
+        dcap = 1.f;
+        if constexpr (kSoftcap) {
+          const float t = softcap.tanh_of(s);
+          x = softcap.cap * t;
+          dcap = 1.f - t * t;
+        }
+        x += has_bias ? static_cast<float>(sBias_s(r, c)) : 0.f;
         hv.mask.apply_one(x, m0 + r, n0 + c, needs_mask);
         return exp2f((x - s_lse[r]) * float(M_LOG2E));
       };
       if constexpr (Traits::kSplitScoreWarps) {
         // S^T on the first half of the warps, dP^T on the second, at once. The first half
-        // stages the dropped-out P^T for dV and P^T itself in the dS^T tile, from which the
-        // second half makes dS^T in place (a dropped entry is one whose P^T became 0 while P^T
-        // was not: dS is P times 0 - D there, and 0 wherever P is).
+        // stages the dropped-out P^T for dV and P^T itself (times the softcap's derivative) in
+        // the dS^T tile, from which the second half makes dS^T in place (a dropped entry is one
+        // whose P^T became 0 while P^T was not: dS is P times 0 - D there, and 0 wherever P
+        // is).
         Tensor acc = partition_fragment_C(mma_half, Shape<Int<kBlockN>, Int<kBlockM>>{});
         clear(acc);
         if (scores_half) {
@@ -353,11 +381,13 @@ __global__ void __launch_bounds__(Traits::kNThreads)
           CUTE_UNROLL
           for (int i = 0; i < size(acc); ++i) {
             const int c = get<0>(half_coords(i)), r = get<1>(half_coords(i));
-            acc(i) = prob(acc(i), c, r);
-            acc_p(i) = acc(i);
+            float dcap;
+            const float p = prob(acc(i), c, r, dcap);
+            acc_p(i) = p;
             if (params.dropout_p > 0.f) {
-              acc_p(i) = keeps(hv.dropout, m0 + r, n0 + c) ? acc(i) * keep_scale : 0.f;
+              acc_p(i) = keeps(hv.dropout, m0 + r, n0 + c) ? p * keep_scale : 0.f;
             }
+            acc(i) = p * dcap;
           }
           acc_to_smem(mma_half, acc_p, sPt, half_tidx);
           acc_to_smem(mma_half, acc, sdSt, half_tidx);
@@ -394,8 +424,9 @@ __global__ void __launch_bounds__(Traits::kNThreads)
         CUTE_UNROLL
         for (int i = 0; i < size(acc_st); ++i) {
           const int c = get<0>(coords(i)), r = get<1>(coords(i));  // key c, query r of the tile
-          float p = prob(acc_st(i), c, r), dp = acc_dpt(i);
-          const float ds_p = p;
+          float dcap;
+          float p = prob(acc_st(i), c, r, dcap), dp = acc_dpt(i);
+          const float ds_p = p * dcap;
           if (params.dropout_p > 0.f) {
             const bool keep = keeps(hv.dropout, m0 + r, n0 + c);
             p = keep ? p * keep_scale : 0.f;

@@ -1,10 +1,10 @@
 // The mem_eff forward (after the CUTLASS memory-efficient attention, seed 001): one CTA computes
 // kBlockM query rows of one (batch, head) against the key blocks they can see. Per key block:
-// S = scale * Q K^T + bias (+ ALiBi, masks), the online softmax, P staged through shared
-// memory (the element type's MMA A operand, fp32 included), O += P V (in fp32 with the warps
-// split otherwise than for the scores: config.h's TiledMmaO, the softmax's warps handing the
-// rows' factors over through shared memory). The bias tile of the
-// block loads with K; the next K and bias load while the softmax and P V run (with a shared K/V
+// S = scale * Q K^T (softcapped: softcap.h) + bias (+ ALiBi, masks), the online softmax, P
+// staged through shared memory (the element type's MMA A operand, fp32 included), O += P V (in
+// fp32 with the warps split otherwise than for the scores: config.h's TiledMmaO, the softmax's
+// warps handing the rows' factors over through shared memory). The bias tile of the block loads
+// with K; the next K and bias load while the softmax and P V run (with a shared K/V
 // buffer, V and the next bias load during the softmax, the next K after P V).
 #pragma once
 
@@ -19,6 +19,7 @@
 #include "config.h"
 #include "gemm.h"
 #include "params.h"
+#include "softcap.h"
 #include "tiles.h"
 #include "traits.h"
 
@@ -26,7 +27,7 @@ namespace mem_eff {
 
 using namespace cute;
 
-template <typename Traits>
+template <typename Traits, bool kSoftcap>
 __global__ void __launch_bounds__(Traits::kNThreads)
     fwd_kernel(__grid_constant__ const FwdParams params) {
   using Element = typename Traits::Element;
@@ -131,7 +132,8 @@ __global__ void __launch_bounds__(Traits::kNThreads)
     const flash::Dropout dropout = params.dropout_p > 0.f
         ? flash::Dropout(params.dropout_seed, params.dropout_p, bidb * params.heads_q + bidh)
         : flash::Dropout{};
-    const float scale = params.scale;
+    const Softcap<Element, kSoftcap> softcap(params.softcap, params.scale);
+    const float scale = kSoftcap ? 1.f : params.scale;  // the cap's scores come out scaled
 
     auto step = [&](int n_block, auto is_first) __attribute__((always_inline)) {
       const int n0 = n_block * kBlockN;
@@ -145,6 +147,10 @@ __global__ void __launch_bounds__(Traits::kNThreads)
       }
 
       gemm_smem<false, false>(tiled_mma, acc_s, sQ, sK, tidx);
+      if constexpr (kSoftcap) {
+        CUTE_UNROLL
+        for (int i = 0; i < size(acc_s); ++i) acc_s(i) = softcap.cap * softcap.tanh_of(acc_s(i));
+      }
       if (has_bias) {
         CUTE_UNROLL
         for (int i = 0; i < size(acc_s); ++i) {

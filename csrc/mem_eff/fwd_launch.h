@@ -1,5 +1,6 @@
-// Launch of the mem_eff forward for one (dtype, head dim) (config.h has its tile), and the
-// launch helper the backward shares. Included by the generated instantiation files.
+// Launch of the mem_eff forward for one (dtype, head dim) (config.h has its tile), with or
+// without softcap (softcap.h), and the launch helper the backward shares. Included by the
+// generated instantiation files.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -27,7 +28,8 @@ cudaError_t run_fwd_(FwdParams& params, cudaStream_t stream) {
   using Traits = FwdConfig<Element, kHeadDim>;
   const dim3 grid((params.seqlen_q + Traits::kBlockM - 1) / Traits::kBlockM, params.heads_q,
                   params.batch);
-  return launch(&fwd_kernel<Traits>, grid, Traits::kNThreads, Traits::kSmemSize, params, stream);
+  return launch(params.softcap > 0.f ? &fwd_kernel<Traits, true> : &fwd_kernel<Traits, false>,
+                grid, Traits::kNThreads, Traits::kSmemSize, params, stream);
 }
 
 }  // namespace mem_eff

@@ -23,8 +23,15 @@ inline int row_alignment(bool is_float) { return is_float ? 4 : 8; }
 // bytes of opt-in shared memory per block (grid limits, shared memory), or nullptr when they can.
 const char* unsupported(const flash::FwdParams& params, bool is_float, int max_smem);
 
-// Run on `stream`; the caller has validated `params` (and, for the backward, allocated dsum).
-// Return the launch status.
+// Whether the backward runs as two kernels that each own what they write, without dq_accum:
+// deterministic calls, and softcapped ones whose bias needs a gradient (the fused kernel stages
+// dS once, after the cap's derivative, and the bias gradient is dS before it: bwd_kernel.h).
+inline bool two_kernel_backward(const BwdParams& params) {
+  return params.deterministic || (params.softcap > 0.f && params.dbias != nullptr);
+}
+
+// Run on `stream`; the caller has validated `params` (and, for the backward, allocated dsum,
+// and dq_accum unless two_kernel_backward). Return the launch status.
 cudaError_t run_fwd(FwdParams& params, cudaStream_t stream);
 cudaError_t run_bwd(BwdParams& params, cudaStream_t stream);
 

@@ -24,8 +24,9 @@ struct BiasParams {
 struct FwdParams : flash::FwdParams, BiasParams {};
 
 // flash::BwdParams's gradients, dsum and dq accumulators, used the same way: deterministic
-// calls run the two-kernel backward (dq_accum unused, dq_splits = 1), the others accumulate dQ
-// in dq_accum (lse rows, kernel head dim) with atomics.
+// calls (and mem_eff.h's other two_kernel_backward calls) run the two-kernel backward (dq_accum
+// unused, dq_splits = 1), the others accumulate dQ in dq_accum (lse rows, kernel head dim) with
+// atomics.
 struct BwdParams : flash::BwdParams, BiasParams {
   // The bias gradient dS (B, Hq, Sq, Sk) in q's dtype, element strides of (batch, head, row),
   // last dim contiguous, rows of whole 16-byte pieces; nullptr when the bias needs no gradient.

@@ -167,10 +167,10 @@ std::tuple<Tensor, Tensor> mem_eff_fwd(
     const OptTensor& cu_seqlens_q, const OptTensor& cu_seqlens_k, int64_t max_seqlen_q,
     int64_t max_seqlen_k, const OptTensor& alibi_slopes, const OptTensor& dropout_seed,
     double dropout_p, double scale, int64_t window_left, int64_t window_right,
-    bool bottom_right, bool /*deterministic*/) {
+    bool bottom_right, double softcap, bool /*deterministic*/) {
   const Varlen varlen = varlen_of(cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k);
   const AttentionOptions o{alibi_slopes, dropout_seed, dropout_p,    scale,
-                           window_left,  window_right, /*softcap=*/0.0};
+                           window_left,  window_right, softcap};
   const int64_t batch = gpu::check_call(q_in, k_in, v_in, o, varlen, check_mem_eff_call);
   check_bias(attn_bias, /*bias_requires_grad=*/false, q_in, k_in, varlen);
   const c10::cuda::CUDAGuard guard(q_in.device());
@@ -199,10 +199,10 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> mem_eff_bwd(
     bool bias_requires_grad, const OptTensor& cu_seqlens_q, const OptTensor& cu_seqlens_k,
     int64_t max_seqlen_q, int64_t max_seqlen_k, const OptTensor& alibi_slopes,
     const OptTensor& dropout_seed, double dropout_p, double scale, int64_t window_left,
-    int64_t window_right, bool bottom_right, bool deterministic) {
+    int64_t window_right, bool bottom_right, double softcap, bool deterministic) {
   const Varlen varlen = varlen_of(cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k);
   const AttentionOptions o{alibi_slopes, dropout_seed, dropout_p,    scale,
-                           window_left,  window_right, /*softcap=*/0.0};
+                           window_left,  window_right, softcap};
   const int64_t batch = gpu::check_call(q_in, k_in, v_in, o, varlen, check_mem_eff_call);
   check_bias(attn_bias, bias_requires_grad, q_in, k_in, varlen);
   check_backward_inputs(grad_out_in, out_in, lse_in, q_in, lse_shape(q_in, varlen.packed()));
@@ -239,15 +239,17 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> mem_eff_bwd(
     p.dbias_row_stride = dbias.stride(2);
   }
   // Workspaces: rowsum(dO * O) laid out like lse (the backward's first kernel writes it) and,
-  // unless deterministic, dq in fp32 per lse row (zeroed: atomics add into it).
+  // unless the backward runs as two kernels, dq in fp32 per lse row (zeroed: atomics add into
+  // it).
   const Tensor dsum = at::empty_like(lse);
   p.dsum = dsum.data_ptr<float>();
   p.deterministic = deterministic;
+  const bool two_kernels = mem_eff::two_kernel_backward(p);
   const Tensor dq_accum =
-      deterministic ? Tensor()
-                    : at::zeros({lse.numel(), mem_eff::kernel_head_dim(p.head_dim)},
-                                lse.options());
-  if (!deterministic) p.dq_accum = dq_accum.data_ptr<float>();
+      two_kernels ? Tensor()
+                  : at::zeros({lse.numel(), mem_eff::kernel_head_dim(p.head_dim)},
+                              lse.options());
+  if (!two_kernels) p.dq_accum = dq_accum.data_ptr<float>();
   check_supported(p, q_in);
   poison({dq_written, dk_written, dv_written});
   gpu::check_launch(mem_eff::run_bwd(p, c10::cuda::getCurrentCUDAStream()), "mem_eff backward");

@@ -1,0 +1,53 @@
+// Softcap in the mem_eff kernels, in reference.py's order: scale * q.k, then the cap
+// x = cap * tanh(scale * q.k / cap), then ALiBi, the bias and the masks. The backward multiplies
+// dS by the cap's derivative 1 - tanh^2 for dQ and dK; the bias gradient is dS itself.
+// A template parameter of each kernel (kSoftcap), chosen at launch: behind a runtime flag the
+// code cost every call registers, and spills where the kernels were at 255 already (sm_90a,
+// spill stores: fp32 D = 256 backward 0 -> 16-20 B per kernel, fp16/bf16 D = 64 dK/dV kernel
+// 100 -> 120 B, D = 256 forward 140 -> 164 B). So the kernels without softcap compile as before
+// it (same registers and spills), and the 18 files' compile time stayed within noise.
+#pragma once
+
+#include <cmath>
+#include <type_traits>
+
+#include <cutlass/fast_math.h>
+
+namespace mem_eff {
+
+// tanh in fp32 to a few ulp (--use_fast_math turns tanhf into tanh.approx.f32, whose relative
+// error of ~2^-11 is far from fp32's rounding), in few instructions and registers. Below 0.6 an
+// odd polynomial, x + x^3 p(x^2), p a least-squares fit on [0, 0.6] (1.2 ulp); above it
+// 1 - 2 / (e^(2|x|) + 1), which does not cancel there (ex2.approx and a fast division: < 7 ulp).
+__forceinline__ __device__ float tanh_fp32(float x) {
+  const float u = x * x;
+  const float p = -0.333333045f +
+      u * (0.133321166f + u * (-0.0538018383f + u * (0.0208614115f + u * -0.00597611349f)));
+  const float e = exp2f(2.f * float(M_LOG2E) * fabsf(x));
+  return fabsf(x) < 0.6f ? x + x * u * p : copysignf(1.f - 2.f / (e + 1.f), x);
+}
+
+// The cap of a kernel compiled with kOn (params.softcap > 0); without it, on() is false and the
+// kernels compile none of its code.
+template <typename Element, bool kOn>
+struct Softcap {
+  float cap;       // params.softcap
+  float prescale;  // scale / cap: tanh's argument from a raw score q.k
+
+  __device__ __forceinline__ Softcap(float cap, float scale)
+      : cap(cap), prescale(kOn ? scale / cap : 0.f) {}
+
+  static constexpr bool on() { return kOn; }
+
+  // tanh(scale * s / cap) of a raw score s. fp16/bf16 take tanh.approx.f32, as the flash
+  // kernels do: its error stays below their inputs' rounding (benchmarks/NOTES.md).
+  __device__ __forceinline__ float tanh_of(float s) const {
+    if constexpr (std::is_same_v<Element, float>) {
+      return tanh_fp32(s * prescale);
+    } else {
+      return cutlass::fast_tanh(s * prescale);
+    }
+  }
+};
+
+}  // namespace mem_eff
