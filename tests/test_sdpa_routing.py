@@ -5,6 +5,7 @@ and backward against the float64 reference; restore() gives torch's kernels back
 from __future__ import annotations
 
 import functools
+import inspect
 
 import pytest
 import torch
@@ -27,8 +28,9 @@ def routed():
 
 
 def flash_ext_ops(step) -> set[str]:
-    """The flash_ext ops that step() ran."""
-    with torch.profiler.profile() as prof:
+    """The flash_ext ops that step() ran (CPU activity only: the ops are recorded there, and a
+    CUDA session's start-up could miss the first ones)."""
+    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU]) as prof:
         step()
     return {e.name for e in prof.events() if e.name.startswith("flash_ext::")}
 
@@ -147,17 +149,20 @@ def test_cuda_dropout(_):
 def test_cuda_varlen(_):
     """torch.nn.attention.varlen's op (_flash_attention_forward on packed sequences)."""
     varlen = pytest.importorskip("torch.nn.attention.varlen")
+    # is_causal up to torch 2.12; later a window of (-1, 0) (both: bottom-right here).
+    params = inspect.signature(varlen.varlen_attn).parameters
+    causal = dict(is_causal=True) if "is_causal" in params else dict(window_size=(-1, 0))
     cu = torch.tensor([0, 70, 71, 300], dtype=torch.int32, device="cuda")
     q, k, v = (torch.randn(300, 4, 128, device="cuda", dtype=torch.bfloat16) for _ in range(3))
     leaves = [t.clone().requires_grad_() for t in (q, k, v)]
     ran = flash_ext_ops(lambda: varlen.varlen_attn(*leaves, cu, cu, 229, 229,
-                                                   is_causal=True).sum().backward())
+                                                   **causal).sum().backward())
     assert {"flash_ext::attention_varlen_fwd", "flash_ext::attention_varlen_bwd"} <= ran
     for b in range(3):
         s = slice(int(cu[b]), int(cu[b + 1]))
         length = s.stop - s.start
         one = torch.tensor([0, length], dtype=torch.int32, device="cuda")
-        out = varlen.varlen_attn(q[s], k[s], v[s], one, one, length, length, is_causal=True)
+        out = varlen.varlen_attn(q[s], k[s], v[s], one, one, length, length, **causal)
         ref64, ref_lowp = (attention_ref(*(t[s].transpose(0, 1)[None] for t in (q, k, v)),
                                          is_causal=True, compute_dtype=dtype)[0][0].transpose(0, 1)
                            for dtype in (torch.float64, None))

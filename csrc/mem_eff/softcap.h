@@ -15,16 +15,12 @@
 
 namespace mem_eff {
 
-// tanh in fp32 to a few ulp (--use_fast_math turns tanhf into tanh.approx.f32, whose relative
-// error of ~2^-11 is far from fp32's rounding), in few instructions and registers. Below 0.6 an
-// odd polynomial, x + x^3 p(x^2), p a least-squares fit on [0, 0.6] (1.2 ulp); above it
-// 1 - 2 / (e^(2|x|) + 1), which does not cancel there (ex2.approx and a fast division: < 7 ulp).
+// tanh in fp32 as torch computes it (correctly rounded): through double precision, which
+// --use_fast_math leaves alone (it turns tanhf into tanh.approx.f32, relative error ~2^-11, and
+// a float formula on ex2.approx was still a few ulp off: enough for dK in fp32 to miss the
+// float64 rule by 25% on the H100). fp32 calls are the precise, not the fast, path.
 __forceinline__ __device__ float tanh_fp32(float x) {
-  const float u = x * x;
-  const float p = -0.333333045f +
-      u * (0.133321166f + u * (-0.0538018383f + u * (0.0208614115f + u * -0.00597611349f)));
-  const float e = exp2f(2.f * float(M_LOG2E) * fabsf(x));
-  return fabsf(x) < 0.6f ? x + x * u * p : copysignf(1.f - 2.f / (e + 1.f), x);
+  return static_cast<float>(tanh(static_cast<double>(x)));
 }
 
 // The cap of a kernel compiled with kOn (params.softcap > 0); without it, on() is false and the

@@ -107,10 +107,14 @@ def _origin(fn: Callable | None) -> str:
             return "other"
         fn = fn.func
     try:
-        fn.__closure__  # noqa: B018 (dynamo raises AttributeError for functions made inside)
+        closure = fn.__closure__  # dynamo >= 2.13 raises AttributeError for functions made inside
     except AttributeError:
         if isinstance(fn, types.FunctionType) and not fn.__code__.co_freevars:
             return "inside"
+        return "other"
+    # Older dynamo hands a function made inside a closure that is no tuple (nor readable).
+    if isinstance(fn, types.FunctionType) and fn.__code__.co_freevars and \
+            closure.__class__ is not tuple:
         return "other"
     return "outside"
 
