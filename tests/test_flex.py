@@ -17,6 +17,7 @@ from torch.utils._python_dispatch import TorchDispatchMode
 
 import flash_ext
 from flash_ext.flex import create_block_mask, flex_attention
+from flash_ext.flex import prepare as flex_prepare
 from flash_ext.flex.ops import _tma_ok
 from flash_ext.flex.reference import dense_mask, flex_attention_ref
 
@@ -290,6 +291,16 @@ def test_double_backward_raises(path):
 # without inductor's C++ build.
 
 
+#: Dynamo before torch 2.13 cannot read closures back: mods that close over variables are
+#: prepared outside the graph there (a graph break; prepare.py).
+CLOSURES_IN_GRAPH = not flex_prepare._OLD_DYNAMO
+
+
+def one_graph(*mods) -> bool:
+    """Whether the mods compile into one graph on this torch."""
+    return CLOSURES_IN_GRAPH or not any(m is not None and m.__closure__ for m in mods)
+
+
 def compile_counted(fn, fullgraph=True):
     """fn under torch.compile, and a counter of the graphs compiled for it (dynamo reset first:
     the tests' functions share code objects, whose recompile limit would otherwise run out)."""
@@ -341,11 +352,13 @@ def test_compile_fullgraph(mods, block_mask_made):
     def reference(q, k, v, compute_dtype):
         return flex_attention_ref(q, k, v, score_mod, mask_mod, compute_dtype=compute_dtype)
 
-    compiled_layer, counter = compile_counted(layer)
+    compiled_layer, counter = compile_counted(layer, fullgraph=one_graph(score_mod, mask_mod))
     check_compiled(layer, compiled_layer, reference, qkv(torch.float32, batch=1))
-    assert counter.frame_count == 1
+    if one_graph(score_mod, mask_mod):
+        assert counter.frame_count == 1
 
 
+@pytest.mark.skipif(not CLOSURES_IN_GRAPH, reason="closures are read in the graph from torch 2.13")
 def test_compile_reads_captured_tensors_at_every_call():
     """Captured tensors are graph inputs: new values, in place or in a new closure over a tensor
     of the same layout, reach the kernels (also create_block_mask's) without a recompile; a
@@ -390,6 +403,8 @@ def test_compile_reads_captured_tensors_at_every_call():
     run(make(torch.randn(HEADS, 2 * SEQ, device=DEVICE), 1.5), recompiles=True)  # new layout
 
 
+@pytest.mark.skipif(not CLOSURES_IN_GRAPH, reason="older dynamo fails on the graph break that "
+                    "a closure makes under dynamic shapes")
 def test_compile_dynamic_lengths():
     """One graph for every sequence length under dynamic shapes (the configs and the plan depend
     on no length)."""

@@ -39,6 +39,9 @@ from flash_ext.flex.trace import (
 )
 
 
+_OLD_DYNAMO = tuple(int(part) for part in torch.__version__.split(".")[:2]) < (2, 13)
+
+
 @dataclass(frozen=True)
 class Plan:
     kernel_id: int
@@ -107,14 +110,15 @@ def _origin(fn: Callable | None) -> str:
             return "other"
         fn = fn.func
     try:
-        closure = fn.__closure__  # dynamo >= 2.13 raises AttributeError for functions made inside
+        fn.__closure__  # noqa: B018 (dynamo >= 2.13: AttributeError for one made inside)
     except AttributeError:
         if isinstance(fn, types.FunctionType) and not fn.__code__.co_freevars:
             return "inside"
         return "other"
-    # Older dynamo hands a function made inside a closure that is no tuple (nor readable).
-    if isinstance(fn, types.FunctionType) and fn.__code__.co_freevars and \
-            closure.__class__ is not tuple:
+    # Dynamo before torch 2.13 cannot always read closure cells back (a function made inside,
+    # or one handed to a frame resumed after a graph break, fails inside dynamo): there,
+    # functions that close over variables are prepared outside the graph, as before.
+    if _OLD_DYNAMO and fn.__code__.co_freevars:
         return "other"
     return "outside"
 

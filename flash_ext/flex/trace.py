@@ -275,14 +275,15 @@ def captures_unchanged(traced: TracedMod, fn: Callable) -> bool:
         if type_name == "seen":
             if value is not resolve(fn, summary):
                 return False
-        elif type(value).__name__ != type_name or not _equal(_summary(value), summary):
+        elif not (_equal(type(value).__name__, type_name) and _equal(_summary(value), summary)):
             return False
     return True
 
 
 def _equal(a, b) -> bool:
-    """a == b, tuples element by element: dynamo up to torch 2.11 cannot compare a tuple with
-    one read from a constant (an internal NotImplementedError), but compares their items."""
+    """a == b, tuples element by element, never through !=: dynamo up to torch 2.11 fails (an
+    internal NotImplementedError) on != with a value read from a constant, and on == between
+    tuples, but compares their items with ==."""
     if not isinstance(b, tuple):
         return a == b
     if not isinstance(a, tuple) or len(a) != len(b):
