@@ -116,6 +116,10 @@ def attention_ref(
     """
     dtype = compute_dtype or q.dtype
     heads_q, heads_kv = q.shape[1], k.shape[1]
+    if k.shape[2] == 0:  # no keys: every row sees none
+        lse_dtype = torch.float64 if dtype == torch.float64 else torch.float32
+        return q.to(dtype) * 0, torch.full(q.shape[:3], float("-inf"), dtype=lse_dtype,
+                                           device=q.device)
     scores = attention_scores(q, k, attn_mask=attn_mask, is_causal=is_causal,
                               window_size=window_size, bottom_right=bottom_right, scale=scale,
                               alibi_slopes=alibi_slopes, softcap=softcap, compute_dtype=dtype)
@@ -123,7 +127,11 @@ def attention_ref(
         v = v.repeat_interleave(heads_q // heads_kv, dim=1)
     v = v.to(dtype)
 
-    lse = torch.logsumexp(scores.to(torch.float64) if dtype == torch.float64 else scores.float(), -1)
+    # Rows that see no key: lse = -inf, with a zero gradient (logsumexp's is NaN there).
+    no_key = (scores == float("-inf")).all(-1, keepdim=True)
+    lse_scores = scores.to(torch.float64) if dtype == torch.float64 else scores.float()
+    lse = torch.logsumexp(lse_scores.masked_fill(no_key, 0), -1).masked_fill(no_key[..., 0],
+                                                                             float("-inf"))
     row_max = scores.amax(-1, keepdim=True)
     row_max = torch.where(torch.isfinite(row_max), row_max, torch.zeros_like(row_max))
     probs = torch.exp(scores - row_max)
@@ -154,15 +162,13 @@ def attention_varlen_ref(
     `alibi_slopes` may be (H,) or (B, H); `dropout_keep` is (B, Hq, max_sq, max_sk), sequence b
     using its top-left (sq_b, sk_b) corner.
     """
-    outs, lses = [], []
+    # Starts with an empty (0-token) piece, for a batch of no sequences.
+    out, lse = attention_ref(*(t[:0].transpose(0, 1).unsqueeze(0) for t in (q, k, v)), **kwargs)
+    outs, lses = [out[0].transpose(0, 1)], [lse[0]]
     for b in range(cu_seqlens_q.numel() - 1):
         q0, q1 = int(cu_seqlens_q[b]), int(cu_seqlens_q[b + 1])
         k0, k1 = int(cu_seqlens_k[b]), int(cu_seqlens_k[b + 1])
         qb, kb, vb = (t.transpose(0, 1).unsqueeze(0) for t in (q[q0:q1], k[k0:k1], v[k0:k1]))
-        if q1 == q0 or k1 == k0:  # no queries, or no keys: zeros and lse = -inf
-            outs.append(q[q0:q1].to(kwargs.get("compute_dtype") or q.dtype) * 0)
-            lses.append(torch.full((q.shape[1], q1 - q0), float("-inf"), device=q.device))
-            continue
         slopes = alibi_slopes
         if slopes is not None and slopes.dim() == 2:
             slopes = slopes[b : b + 1]

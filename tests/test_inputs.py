@@ -142,6 +142,7 @@ def test_op_checks_direct_calls():
 
 
 @pytest.mark.parametrize("shape_q, shape_kv", [((0, 4, 8, 16), (0, 4, 8, 16)),
+                                               ((2, 0, 8, 16), (2, 0, 8, 16)),
                                                ((2, 4, 0, 16), (2, 4, 8, 16)),
                                                ((2, 4, 8, 16), (2, 4, 0, 16))])
 def test_empty(shape_q, shape_kv):
@@ -152,6 +153,19 @@ def test_empty(shape_q, shape_kv):
     out.sum().backward()
     for t in (q, k, v):
         assert t.grad.shape == t.shape and (t.grad == 0).all()
+
+
+def test_zero_kv_heads():
+    q, k, v = qkv((2, 4, 8, 16), (2, 0, 8, 16))
+    raises(ValueError, r"key and value have 0 heads but query has 4", flash_ext.attention, q, k,
+           v, enable_gqa=True)
+
+
+def test_strided_alibi_slopes():
+    q, k, v = qkv()
+    slopes = torch.rand(4, 2)[:, 0]  # stride 2
+    torch.testing.assert_close(flash_ext.attention(q, k, v, alibi_slopes=slopes),
+                               flash_ext.attention(q, k, v, alibi_slopes=slopes.contiguous()))
 
 
 def test_empty_varlen():

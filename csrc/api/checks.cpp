@@ -88,7 +88,10 @@ void check_qkv(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v,
   }
   const c10::SymInt& heads_q = q.sym_size(n.heads_dim);
   const c10::SymInt& heads_kv = k.sym_size(n.heads_dim);
-  TORCH_CHECK_VALUE(heads_kv > 0 && heads_q % heads_kv == 0, n.q, " has ", heads_q,
+  // Zero heads on both sides is an empty call, as for SDPA.
+  TORCH_CHECK_VALUE(heads_kv > 0 || heads_q == 0, n.k, " and ", n.v, " have 0 heads but ", n.q,
+                    " has ", heads_q, "; each query head needs a key/value head");
+  TORCH_CHECK_VALUE(heads_kv == 0 || heads_q % heads_kv == 0, n.q, " has ", heads_q,
                     " heads, not a multiple of the ", heads_kv, " heads of ", n.k, " and ", n.v,
                     " (GQA/MQA needs heads_q % heads_kv == 0)");
   TORCH_CHECK_VALUE(allow_gqa || heads_q == heads_kv, n.k, " has ", heads_kv, " heads but ", n.q,

@@ -34,10 +34,12 @@ uint64_t seed_value(const OptTensor& seed) {
   return cpu::mix64(static_cast<uint64_t>(p[0])) ^ (s.numel() > 1 ? static_cast<uint64_t>(p[1]) : 0);
 }
 
-// What both directions share. `mask_4d` keeps the broadcast view alive during the call.
+// What both directions share. `mask_4d` and `slopes` keep the tensors that params points
+// into alive during the call.
 struct Call {
   cpu::AttentionParams params;
   Tensor mask_4d;
+  Tensor slopes;
 };
 
 Call describe(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& out,
@@ -81,10 +83,9 @@ Call describe(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& o
     p.mask_col_stride = call.mask_4d.stride(3);
   }
   if (o.alibi_slopes.has_value()) {
-    const Tensor& s = *o.alibi_slopes;
-    TORCH_CHECK(s.stride(-1) == 1, "flash_ext: alibi_slopes must have a contiguous last dim");
-    p.alibi_slopes = s.data_ptr<float>();
-    p.alibi_batch_stride = s.dim() == 2 ? s.stride(0) : 0;
+    call.slopes = last_dim_contiguous(*o.alibi_slopes);
+    p.alibi_slopes = call.slopes.data_ptr<float>();
+    p.alibi_batch_stride = call.slopes.dim() == 2 ? call.slopes.stride(0) : 0;
   }
   p.scale = static_cast<float>(o.scale);
   p.softcap = static_cast<float>(o.softcap);

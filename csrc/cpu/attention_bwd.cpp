@@ -204,7 +204,13 @@ void backward_kv_head(const AttentionParams& p, const AttentionGradParams& g, co
       }
     }
     for (int64_t i = 0; i < sq; ++i) {
-      store_row(ws.dq + i * ld, grad_q + seq.q_offset(g.grad_q_strides, h, i), d, p.scale);
+      T* grad_q_row = grad_q + seq.q_offset(g.grad_q_strides, h, i);
+      if (p.lse[seq.q_offset(p.lse_strides, h, i)] == kNegInf) {
+        // A row that sees no key has dQ = 0, even where its P = 0 met a NaN key or value.
+        std::fill(grad_q_row, grad_q_row + d, T(0.f));
+      } else {
+        store_row(ws.dq + i * ld, grad_q_row, d, p.scale);
+      }
     }
   }
 }

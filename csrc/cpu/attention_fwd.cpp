@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 namespace flash_ext::cpu {
@@ -89,21 +90,30 @@ struct ForwardScratch {
 
 // Online-softmax step for `rows` rows of the score tile s (row stride kBlockN, `cols` keys):
 // turns scores into exp(s - new running max), updates row_max / row_sum and rescales the
-// accumulated output rows when their max grew. A row whose scores are all -inf so far keeps
-// max -inf and contributes zeros.
+// accumulated output rows when their max grew, or zeroes them at the row's first score above
+// -inf. A row whose scores are all -inf so far keeps max -inf and contributes zeros. A NaN or
+// +inf score makes the row's row_sum NaN (exp(NaN - max), inf - inf) for good: the row ends
+// NaN, as in SDPA, without a branch per score.
 inline void online_softmax(float* s, int64_t rows, int64_t cols, float* row_max, float* row_sum,
                            float* acc, int64_t ld_acc, int64_t head_dim) {
   for (int64_t r = 0; r < rows; ++r) {
     float* s_row = s + r * kBlockN;
     const float max_old = row_max[r];
-    const float max_new = std::max(max_old, max_row(s_row, cols));
+    float max_new = max_nan(max_old, max_row(s_row, cols));
     if (max_new == kNegInf) {
-      std::fill(s_row, s_row + cols, 0.f);
-      continue;
+      if (!has_nan(s_row, cols)) {
+        std::fill(s_row, s_row + cols, 0.f);
+        continue;
+      }
+      max_new = std::numeric_limits<float>::quiet_NaN();  // NaN and -inf scores only
     }
     const float block_sum = exp_sum_row(s_row, cols, max_new);
-    if (max_new != max_old) {
-      const float correction = max_old == kNegInf ? 0.f : std::exp(max_old - max_new);
+    if (max_old == kNegInf) {
+      // The row's output starts here, not from what earlier tiles whose keys it does not see
+      // left in acc (0 * a NaN value is NaN).
+      std::fill(acc + r * ld_acc, acc + (r + 1) * ld_acc, 0.f);
+    } else if (max_new != max_old) {
+      const float correction = std::exp(max_old - max_new);
       row_sum[r] *= correction;
       scale_row(acc + r * ld_acc, head_dim, correction);
     }
@@ -113,7 +123,7 @@ inline void online_softmax(float* s, int64_t rows, int64_t cols, float* row_max,
 }
 
 // Epilogue: out = acc / row_sum (times the dropout rescale), lse = max + log(row_sum); rows
-// that saw no key get zeros and -inf.
+// that saw no key (max still -inf) get zeros and -inf, rows with a NaN row_sum NaN.
 template <typename T>
 void store_output(const AttentionParams& p, const SeqLen& seq, int64_t h, int64_t i0,
                   int64_t rows, const ForwardScratch& ws, float keep_scale) {
@@ -124,12 +134,12 @@ void store_output(const AttentionParams& p, const SeqLen& seq, int64_t h, int64_
     T* out_row = out + seq.q_offset(p.out_strides, h, i0 + r);
     float* lse = p.lse + seq.q_offset(p.lse_strides, h, i0 + r);
     const float sum = ws.row_sum[r];
-    if (sum > 0.f) {
-      store_row(ws.acc + r * ld_acc, out_row, d, keep_scale / sum);
-      *lse = ws.row_max[r] + std::log(sum);
-    } else {
+    if (ws.row_max[r] == kNegInf) {
       std::fill(out_row, out_row + d, T(0.f));
       *lse = kNegInf;
+    } else {
+      store_row(ws.acc + r * ld_acc, out_row, d, keep_scale / sum);
+      *lse = ws.row_max[r] + std::log(sum);
     }
   }
 }
@@ -157,7 +167,6 @@ void forward_block(const AttentionParams& p, const SeqLen& seq, int64_t b, int64
     for (int64_t r = 0; r < rows; ++r) {
       convert_row(q + seq.q_offset(p.q_strides, h, i0 + r), ws.q + r * d, d, p.scale);
     }
-    std::fill(ws.acc, ws.acc + rows * ld_acc, 0.f);
   }
   for (int64_t j0 = n_begin; j0 < n_end; j0 += kBlockN) {
     const int64_t j1 = std::min(j0 + kBlockN, n_end);

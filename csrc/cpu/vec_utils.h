@@ -84,7 +84,7 @@ inline void scale_row(float* x, int64_t n, float scale) {
 // 1.5 * 2^23 + 127 leaves n + 127 in the low bits, which shifted into the exponent field give
 // 2^n; clamping x at -88.3 makes that n + 127 >= 0, and 0 (so 2^n = 0) below ~-87.7: exp(-inf)
 // is exactly 0. 11 vector ops where Vectorized::exp_u20 takes 20 (and has 20 ulp error): the
-// softmax is the kernels' main cost besides the GEMMs.
+// softmax is the kernels' main cost besides the GEMMs. A NaN x gives NaN: clamp_min keeps it.
 inline Vec exp_nonpositive(const Vec& x) {
   const Vec log2e(1.44269504f);
   const Vec round_magic(12582912.f + 127.f);
@@ -102,11 +102,20 @@ inline Vec exp_nonpositive(const Vec& x) {
   return p * at::vec::cast<float>(exponent);
 }
 
+// max(a, b), NaN when either is NaN.
+inline float max_nan(float a, float b) {
+  return std::isnan(a) || a > b ? a : b;
+}
+
+// The maximum of x by the plain max instruction: where x holds a NaN, the result is NaN or the
+// maximum of the other elements. Callers carry the NaN into the row through exp(NaN - max)
+// instead (a NaN-propagating max made the forward 3% slower); only a row of NaN and -inf alone
+// needs the check has_nan().
 inline float max_row(const float* x, int64_t n) {
   Vec max_vec(kNegInf);
   int64_t i = 0;
   for (; i + kVecSize <= n; i += kVecSize) {
-    max_vec = at::vec::clamp_min(Vec::loadu(x + i), max_vec);  // plain max: scores are not NaN
+    max_vec = at::vec::clamp_min(Vec::loadu(x + i), max_vec);
   }
   float result = at::vec::vec_reduce_all<float>(
       [](const Vec& a, const Vec& b) { return at::vec::maximum(a, b); }, max_vec);
@@ -116,7 +125,12 @@ inline float max_row(const float* x, int64_t n) {
   return result;
 }
 
-// x[i] = exp(x[i] - shift) in place, with shift >= max(x) finite; returns the sum.
+inline bool has_nan(const float* x, int64_t n) {
+  return std::any_of(x, x + n, [](float value) { return std::isnan(value); });
+}
+
+// x[i] = exp(x[i] - shift) in place, with shift >= max(x); returns the sum. A NaN or +inf shift
+// (a row with a NaN or +inf score) makes the row and the sum NaN (inf - inf), as in SDPA.
 inline float exp_sum_row(float* x, int64_t n, float shift) {
   const Vec shift_vec(shift);
   Vec sum_vec(0.f);
@@ -135,7 +149,8 @@ inline float exp_sum_row(float* x, int64_t n, float shift) {
   return sum;
 }
 
-// x[i] = exp(x[i] - shift) in place, shift >= max(x) finite: the backward's P = exp(S - lse).
+// x[i] = exp(x[i] - shift) in place, shift >= max(x): the backward's P = exp(S - lse), NaN
+// where S or lse is NaN.
 inline void exp_row(float* x, int64_t n, float shift) {
   const Vec shift_vec(shift);
   int64_t i = 0;
