@@ -5,7 +5,11 @@ from configs, against the same weights with attn_implementation="eager" in float
 parameter gradients of padded batches (left and right padding) and of packed sequences
 (position_ids), a chunk after a cache, greedy generate() with dynamic and static caches; the
 paths taken (varlen, no 4-D mask, no repeat_kv), dropout, the mask function, what is not
-supported, registration names."""
+supported, registration names. Continuous batching ("paged|" + name): the paged attention
+function against the float64 reference on a stand-in for transformers' paged cache (padded as
+for CUDA graphs, and replayed in one on the GPU), and generate_batch() with Llama, Mistral and
+Qwen 2 against transformers' "paged|eager" (transformers 5.0 to 5.18 only: later versions refuse
+registered implementations in continuous batching)."""
 
 from __future__ import annotations
 
@@ -13,14 +17,17 @@ import copy
 import inspect
 import subprocess
 import sys
+from types import SimpleNamespace
 
 import pytest
 import torch
+from attention_check import assert_rule
 
 transformers = pytest.importorskip("transformers")
 
 import flash_ext
 from flash_ext.integrations import transformers as flash_ext_hf
+from flash_ext.reference import attention_varlen_ref
 
 NAME = flash_ext_hf.register()
 WINDOW = 5  # Mistral's and Gemma 2/3's sliding window: shorter than every sequence below
@@ -357,3 +364,224 @@ def test_import_flash_ext_does_not_import_transformers():
     code = ("import sys, flash_ext, flash_ext.integrations; "
             "assert 'transformers' not in sys.modules, 'transformers imported'")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+# Continuous batching: paged_attention_forward, registered under "paged|" + name
+
+PAGED_NAME = flash_ext_hf.PAGED_PREFIX + NAME
+PAGED_WINDOW = 4  # the sliding layer's window in the paged tests
+
+
+class PagedCacheStub:
+    """transformers' PagedAttentionCache.update as of 5.0 to 5.18, over a cache of `slots`
+    token slots per layer (the last one the trash, where padding goes): layer i belongs to
+    group i, whose write_index and read_index it uses."""
+
+    def __init__(self, layers: int, slots: int, heads_kv: int, head_dim: int, **like):
+        self.keys = torch.randn(layers, slots, heads_kv, head_dim, **like)
+        self.values = torch.randn(layers, slots, heads_kv, head_dim, **like)
+
+    def update(self, key_states, value_states, layer_idx, read_index, write_index):
+        keys, values = self.keys[layer_idx], self.values[layer_idx]
+        keys.index_copy_(0, write_index[layer_idx], key_states[0].transpose(0, 1))
+        values.index_copy_(0, write_index[layer_idx], value_states[0].transpose(0, 1))
+        return keys[read_index[layer_idx]], values[read_index[layer_idx]]
+
+
+def paged_step(cache: PagedCacheStub, past: list[int], new: list[int],
+               padded: tuple[int, int, int, int] | None = None) -> tuple[dict, list[torch.Tensor]]:
+    """transformers' keyword arguments for a step of requests with `past` cached and `new`
+    tokens each, whose tokens lie in random slots of the cache: group 0 (full attention) reads
+    every token, group 1 (sliding) the last PAGED_WINDOW - 1 cached ones and the new ones.
+    padded = (sequences, query rows, full keys, sliding keys) pads the step to these as
+    transformers does for CUDA graphs: empty sequences, rows read from and written to the
+    trash, max_seqlen_q the padded rows. Returns the kwargs and each request's slots."""
+    device = cache.keys.device
+    trash = cache.keys.shape[1] - 1
+    order = torch.randperm(trash, device=device)
+    slots, writes, reads = [], [], ([], [])
+    for p, n in zip(past, new):
+        taken = sum(map(len, slots))
+        slots.append(order[taken:taken + p + n])
+        writes.append(slots[-1][p:])
+        reads[0].append(slots[-1])
+        reads[1].append(slots[-1][p - min(p, PAGED_WINDOW - 1):])
+    lengths_q = list(new)
+    lengths_k = [list(map(len, group)) for group in reads]
+    writes, reads = torch.cat(writes), [torch.cat(group) for group in reads]
+    max_seqlen_q = max(new)
+    if padded is not None:
+        sequences, rows_q, *rows_k = padded
+        lengths_q += [0] * (sequences - len(new))
+        lengths_k = [group + [0] * (sequences - len(new)) for group in lengths_k]
+        writes = torch.cat([writes, writes.new_full((rows_q - len(writes),), trash)])
+        reads = [torch.cat([r, r.new_full((rows - len(r),), trash)])
+                 for r, rows in zip(reads, rows_k)]
+        max_seqlen_q = rows_q
+
+    def offsets(lengths):
+        return torch.tensor([0, *lengths], device=device).cumsum(0).to(torch.int32)
+
+    kwargs = {"cache": cache, "cu_seq_lens_q": offsets(lengths_q), "max_seqlen_q": max_seqlen_q,
+              "cu_seq_lens_k": {"full_attention": offsets(lengths_k[0]),
+                                "sliding_attention": offsets(lengths_k[1])},
+              "max_seqlen_k": {"full_attention": max(lengths_k[0]),
+                               "sliding_attention": max(lengths_k[1])},
+              "read_index": reads, "write_index": [writes, writes]}
+    return kwargs, slots
+
+
+def paged_inputs(kwargs: dict, heads_q: int, heads_kv: int, head_dim: int, **like):
+    """query (1, Hq, Tq, D), key and value (1, Hkv, Tq, D) of a step's query rows."""
+    rows = len(kwargs["write_index"][0])
+    return (torch.randn(1, heads_q, rows, head_dim, **like),
+            *(torch.randn(1, heads_kv, rows, head_dim, **like) for _ in range(2)))
+
+
+def assert_paged_step_matches_reference(out, query, cache, layer, slots, new, window, scale):
+    """out (1, Tq, Hq, D): each request's queries against all its tokens in the cache (the new
+    ones written by the step), causal bottom-right, within the window; padding rows finite."""
+    q = query[0].transpose(0, 1)[:sum(new)]
+    keys, values = (torch.cat([t[layer, s] for s in slots]) for t in (cache.keys, cache.values))
+    cu_q = torch.tensor([0, *new]).cumsum(0)
+    cu_k = torch.tensor([0, *map(len, slots)]).cumsum(0)
+    options = {"is_causal": True, "bottom_right": True, "scale": scale,
+               "window_size": (-1, -1) if window is None else (window - 1, 0)}
+    ref64, _ = attention_varlen_ref(*(t.double() for t in (q, keys, values)), cu_q, cu_k,
+                                    **options)
+    ref_lowp, _ = attention_varlen_ref(q, keys, values, cu_q, cu_k, compute_dtype=None,
+                                       **options)
+    assert out.shape == (1, query.shape[2], query.shape[1], query.shape[3])
+    assert_rule("out", out[0, :sum(new)], ref64, ref_lowp)
+    assert torch.isfinite(out).all()  # outputs start as NaN (conftest): the padding rows too
+
+
+PAGED_DEVICES = [("cpu", torch.float32), pytest.param("cuda", torch.float32, marks=pytest.mark.gpu),
+                 pytest.param("cuda", torch.bfloat16, marks=pytest.mark.gpu)]
+
+
+@pytest.mark.parametrize("padded", [False, True], ids=["exact", "padded"])
+@pytest.mark.parametrize("layer", [0, 1], ids=["full", "sliding"])
+@pytest.mark.parametrize(("device", "dtype"), PAGED_DEVICES)
+def test_paged_attention_matches_reference(device, dtype, layer, padded):
+    """A prefill, a decode and a chunk after a cache in one step, GQA 4/2; the full layer reads
+    every token, the sliding one the last ones (its window - 1 and the new)."""
+    like = {"device": device, "dtype": dtype}
+    cache = PagedCacheStub(2, 64, 2, 16, **like)
+    past, new = [0, 6, 13], [9, 1, 4]
+    kwargs, slots = paged_step(cache, past, new, (5, 16, 40, 24) if padded else None)
+    query, key, value = paged_inputs(kwargs, 4, 2, 16, **like)
+    window = PAGED_WINDOW if layer == 1 else None
+    out, weights = flash_ext_hf.paged_attention_forward(
+        SimpleNamespace(layer_idx=layer), query, key, value, None, scaling=0.3,
+        sliding_window=window, **kwargs)
+    assert weights is None
+    assert_paged_step_matches_reference(out, query, cache, layer, slots, new, window, 0.3)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
+def test_paged_attention_in_cuda_graph(dtype):
+    """Captured once for a padded step, then replayed on the next step's indices and offsets
+    (other requests, the same padded sizes), as transformers' continuous batching does: the
+    offsets are extended inside the graph, per replay."""
+    like = {"device": "cuda", "dtype": dtype}
+    cache = PagedCacheStub(2, 64, 2, 16, **like)
+    padded = (5, 16, 40, 24)
+    kwargs, _ = paged_step(cache, [0, 6, 13], [9, 1, 4], padded)
+    inputs = paged_inputs(kwargs, 4, 2, 16, **like)
+    module = SimpleNamespace(layer_idx=0)
+
+    def step():
+        return flash_ext_hf.paged_attention_forward(module, *inputs, None, **kwargs)[0]
+
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        step()  # warm-up outside the graph, as transformers does before capturing
+    torch.cuda.current_stream().wait_stream(side)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        out = step()
+    past, new = [2, 20], [1, 12]
+    following, slots = paged_step(cache, past, new, padded)
+    statics = [kwargs["cu_seq_lens_q"], *kwargs["cu_seq_lens_k"].values(),
+               *kwargs["read_index"], *kwargs["write_index"], *inputs]
+    values = [following["cu_seq_lens_q"], *following["cu_seq_lens_k"].values(),
+              *following["read_index"], *following["write_index"],
+              *paged_inputs(following, 4, 2, 16, **like)]
+    for static, value in zip(statics, values):
+        static.copy_(value)
+    graph.replay()
+    assert_paged_step_matches_reference(out, inputs[0], cache, 0, slots, new, None, None)
+
+
+def test_paged_attention_needs_the_paged_cache():
+    _, ours = make_models("llama")
+    q = torch.randn(1, 4, 3, 16)
+    k = v = torch.randn(1, 2, 3, 16)
+    with pytest.raises(ValueError, match="paged cache"):
+        flash_ext_hf.paged_attention_forward(ours.model.layers[0].self_attn, q, k, v, None)
+
+
+def test_register_adds_the_paged_function():
+    functions = transformers.AttentionInterface()
+    assert functions[PAGED_NAME] is flash_ext_hf.paged_attention_forward
+    assert functions[NAME] is flash_ext_hf.attention_forward
+
+
+# transformers runs a registered "paged|" implementation in continuous batching from 5.0 to 5.18
+# (checked on 5.17 and 5.18); 5.19 dropped "paged|" names but "paged|eager" and accepts only
+# "paged|eager", "sdpa" and flash-attn's there. The test below sets the cache's size through
+# ContinuousBatchingConfig, which 5.10 has and 5.0 does not.
+TRANSFORMERS_VERSION = tuple(int(part) for part in transformers.__version__.split(".")[:2])
+CB_RUNS_REGISTERED = (5, 10) <= TRANSFORMERS_VERSION < (5, 19)
+
+CB_CONFIGS = {
+    "llama": lambda: transformers.LlamaConfig(**{**COMMON, "num_key_value_heads": 4}),
+    "mistral": CONFIGS["mistral"],  # GQA 4/2, every layer sliding
+    # a sliding layer, then a full one: transformers passes the key offsets per layer type
+    "qwen2": lambda: transformers.Qwen2Config(use_sliding_window=True, sliding_window=WINDOW,
+                                              layer_types=["sliding_attention", "full_attention"],
+                                              **COMMON),
+}
+
+
+def generate_batch(model, prompts: list[list[int]]) -> dict[str, list[int]]:
+    config_fields = inspect.signature(transformers.ContinuousBatchingConfig).parameters
+    page = "page_size" if "page_size" in config_fields else "block_size"  # 5.18 renamed it
+    cb_config = transformers.ContinuousBatchingConfig(num_blocks=32, max_batch_tokens=64,
+                                                      **{page: 16})
+    generation = transformers.GenerationConfig(max_new_tokens=10, do_sample=False,
+                                               eos_token_id=-1, pad_token_id=0)
+    out = model.generate_batch(prompts, generation_config=generation,
+                               continuous_batching_config=cb_config)
+    return {request: output.generated_tokens for request, output in out.items()}
+
+
+@pytest.mark.skipif(not CB_RUNS_REGISTERED, reason=(
+    f"transformers {transformers.__version__}: continuous batching runs registered "
+    "implementations in 5.0 to 5.18 only (later versions accept paged|eager, sdpa and "
+    "flash-attn's); this test needs 5.10 to 5.18"))
+@pytest.mark.parametrize("device", ["cpu", pytest.param("cuda", marks=pytest.mark.gpu)])
+@pytest.mark.parametrize("arch", list(CB_CONFIGS))
+def test_generate_batch_matches_paged_eager(arch, device, monkeypatch):
+    """Four requests of 2 to 33 tokens, 10 greedy tokens each, pages of 16 tokens (sliding
+    windows of 5): flash_ext ("paged|" + name; on CUDA under transformers' CUDA graphs, whose
+    padding it covers) gives the tokens transformers' paged eager gives (float32 on both)."""
+    if device == "cpu":  # without psutil transformers finds no free memory on the CPU
+        from transformers.generation.continuous_batching import cache as paged_cache
+        monkeypatch.setattr(paged_cache, "get_device_and_memory_breakdown",
+                            lambda: (torch.device("cpu"), 8 << 30, 0, 0), raising=False)
+    prompts = [torch.randint(1, COMMON["vocab_size"], (n,)).tolist() for n in (5, 17, 33, 2)]
+    spy = Spy(monkeypatch)
+    tokens = {}
+    for name in ("paged|eager", PAGED_NAME):
+        torch.manual_seed(0)  # the same weights
+        model = transformers.AutoModelForCausalLM.from_config(CB_CONFIGS[arch](),
+                                                              attn_implementation=name)
+        tokens[name] = generate_batch(model.to(device).eval(), prompts)
+        assert spy.names() == (set() if name == "paged|eager" else {"flash_attn_varlen_func"})
+    assert all(call["causal"] for _, call in spy.calls)
+    assert len(tokens[PAGED_NAME]) == len(prompts)
+    assert tokens[PAGED_NAME] == tokens["paged|eager"]

@@ -32,6 +32,17 @@ the sliding_window - 1 keys before it), `softcap` (Gemma 2), `scaling` and `drop
 are passed on. Not supported yet: attention sinks (`s_aux`, gpt-oss) and chunked attention
 (Llama 4's local layers, past one chunk) raise NotImplementedError; the attention weights are
 not returned (None, as by transformers' own sdpa and flash-attn implementations).
+
+Continuous batching (`generate_batch`, ContinuousBatchingManager): register() also puts
+`paged_attention_forward` in AttentionInterface under "paged|" + name. transformers 5.0 to 5.18
+run a model loaded with attn_implementation=name (or "paged|" + name) through it: they switch
+the model to "paged|" + name for the batch, unless flash-attn is installed, in which case they
+switch to it instead (load the model with "paged|" + name to keep flash_ext). That function gets
+each step's new tokens packed in one row and transformers' PagedAttentionCache with the step's
+write and read indices: cache.update writes the new keys and values into their pages and gathers
+each request's cached and new keys back, and flash_attn_varlen_func attends over the requests.
+transformers 5.19 and later no longer route "paged|" names to registered functions: their
+continuous batching refuses any implementation but "paged|eager", "sdpa" and flash-attn's.
 """
 
 from __future__ import annotations
@@ -48,6 +59,8 @@ from flash_ext.flash_attn.bert_padding import pad_input
 
 #: The name register() uses unless given another.
 DEFAULT_NAME = "fext"
+#: What transformers' continuous batching puts before an implementation's name (5.0 to 5.18).
+PAGED_PREFIX = "paged|"
 # Names transformers implements itself, and substrings it reads as a request for one of them.
 _BUILTIN_NAMES = ("eager", "sdpa", "flex_attention")
 
@@ -55,7 +68,8 @@ _BUILTIN_NAMES = ("eager", "sdpa", "flex_attention")
 def register(name: str = DEFAULT_NAME) -> str:
     """Registers flash_ext with transformers under `name` and returns the name, for
     `from_pretrained(..., attn_implementation=name)` or `from_config(config,
-    attn_implementation=name)`. Registering again replaces the previous registration."""
+    attn_implementation=name)`, and its continuous-batching function under "paged|" + name.
+    Registering again replaces the previous registration."""
     problem = _name_problem(name)
     if problem is not None:
         raise ValueError(f"flash_ext cannot be registered with transformers under name={name!r}: "
@@ -64,6 +78,7 @@ def register(name: str = DEFAULT_NAME) -> str:
     from transformers.modeling_utils import AttentionInterface
 
     AttentionInterface.register(name, attention_forward)
+    AttentionInterface.register(PAGED_PREFIX + name, paged_attention_forward)
     AttentionMaskInterface.register(name, padding_mask)
     return name
 
@@ -77,8 +92,9 @@ def _name_problem(name: object) -> str | None:
                 "loads flash-attn or a Hub kernel of that name instead of the registered function")
     if "/" in name or ":" in name:
         return "transformers reads a name with '/' or ':' as a Hub kernel ('org/repo@rev:func')"
-    if name.startswith("paged|"):
-        return "the 'paged|' prefix selects transformers' paged attention (continuous batching)"
+    if name.startswith(PAGED_PREFIX):
+        return (f"the {PAGED_PREFIX!r} prefix selects transformers' paged attention (continuous "
+                "batching), which register() adds itself")
     if any(builtin in name for builtin in _BUILTIN_NAMES):
         return (f"a name containing {', '.join(map(repr, _BUILTIN_NAMES))} replaces or is checked "
                 "as transformers' own implementation of that name")
@@ -271,3 +287,74 @@ def _flattened(q: Tensor, k: Tensor, v: Tensor, cu_seqlens_q: Tensor, cu_seqlens
                                            cu_seqlens_k.to(torch.int32), int(max_seqlen_q),
                                            int(max_seqlen_k), **options)
     return out.view(batch, seqlen_q, heads, -1)
+
+
+# The paged attention function (continuous batching, AttentionInterface under "paged|" + name)
+
+
+# Not compiled, as transformers' own paged functions: cache.update writes views of the cache
+# tensor in place, which compile's functionalization turns into a copy of the whole cache.
+@torch.compiler.disable
+def paged_attention_forward(module: torch.nn.Module, query: Tensor, key: Tensor, value: Tensor,
+                            attention_mask: Tensor | None, dropout: float = 0.0,
+                            scaling: float | None = None, sliding_window: int | None = None,
+                            softcap: float | None = None, s_aux: Tensor | None = None,
+                            cache=None, cu_seq_lens_q: Tensor | None = None,
+                            cu_seq_lens_k: Tensor | dict[str, Tensor] | None = None,
+                            max_seqlen_q: int | None = None,
+                            max_seqlen_k: int | dict[str, int] | None = None,
+                            read_index: list[Tensor] | None = None,
+                            write_index: list[Tensor] | None = None,
+                            block_table: Tensor | None = None, **kwargs) -> tuple[Tensor, None]:
+    """One attention layer of a continuous-batching step (transformers 5.0 to 5.18): the new
+    tokens of every request in the batch packed in one row, query (1, Hq, Tq, D), key and value
+    (1, Hkv, Tq, D). cache.update (transformers' PagedAttentionCache) writes key and value into
+    the cache at write_index and returns the keys and values at read_index: each request's
+    cached tokens and then its new ones, packed (Tk, Hkv, D) in the order of cu_seq_lens_k.
+    flash_attn_varlen_func then attends over the requests (cu_seq_lens_q/k, max_seqlen_q/k; per
+    layer type for models with sliding and full layers), causal aligned bottom-right, GQA
+    native. attention_mask is None: continuous batching builds masks only for transformers' own
+    paged eager and sdpa. Returns (out (1, Tq, Hq, D), None)."""
+    if s_aux is not None:
+        raise NotImplementedError(
+            "flash_ext does not support attention sinks (s_aux, as in gpt-oss) yet; run this "
+            'model\'s continuous batching with attn_implementation="paged|eager"')
+    if cache is None or read_index is None or write_index is None:
+        raise ValueError(
+            f"{PAGED_PREFIX}<name> is flash_ext's attention for transformers' continuous batching "
+            "and needs its paged cache (cache, read_index, write_index), got none: load the "
+            "model with the name register() returned for a forward or generate() outside "
+            "continuous batching")
+    if block_table is not None:
+        raise NotImplementedError(
+            "flash_ext's paged attention reads transformers' paged cache through read_index; "
+            "the block_table decode path (which transformers enables for flash-attn only) is "
+            "not supported")
+    key, value = cache.update(key_states=key, value_states=value, layer_idx=module.layer_idx,
+                              read_index=read_index, write_index=write_index)
+    if isinstance(cu_seq_lens_k, dict):  # the key lengths of this layer's type of cache
+        layer_type = "full_attention" if sliding_window is None else "sliding_attention"
+        cu_seq_lens_k, max_seqlen_k = cu_seq_lens_k[layer_type], max_seqlen_k[layer_type]
+    q = query.transpose(1, 2).squeeze(0)  # (Tq, Hq, D) view
+    total_q, total_k = q.shape[0], key.shape[0]
+    out = flash_ext.flash_attn_varlen_func(
+        q, key, value, _covering(cu_seq_lens_q, total_q), _covering(cu_seq_lens_k, total_k),
+        max_seqlen_q, max(max_seqlen_k, total_k), dropout_p=dropout, softmax_scale=scaling,
+        causal=True, window_size=_window(sliding_window, True), softcap=softcap or 0.0)
+    return out.unsqueeze(0), None
+
+
+def _covering(cu_seqlens: Tensor, total: int) -> Tensor:
+    """int32 cu_seqlens with one more sequence: the rows from its last offset up to `total`.
+    With CUDA graphs transformers pads a step's tokens (and the keys read) to a static count
+    past the requests' (setting max_seqlen_q to cover them); the varlen entry points need every
+    row in a sequence, and this one keeps the padding rows apart (empty without padding). Its
+    keys, past cu_seqlens_k's, may be more than max_seqlen_k: the caller bounds that by total_k,
+    which the kernels do not size anything by."""
+    def covered() -> Tensor:
+        return F.pad(cu_seqlens.to(torch.int32), (0, 1), value=total)
+
+    if cu_seqlens.is_cuda and torch.cuda.is_current_stream_capturing():
+        return covered()  # recorded in the graph: each replay extends the offsets it is given
+    # every layer of a step gets the same offsets: one tensor, checked by the first layer only
+    return _memo(cu_seqlens, ("covering", total), covered)
