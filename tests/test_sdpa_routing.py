@@ -95,16 +95,19 @@ def test_activate_and_restore():
     q, k, v = (torch.randn(1, 2, 16, 32) for _ in range(3))
     step = lambda: F.scaled_dot_product_attention(q, k, v)  # noqa: E731
     priority = torch._C._get_sdp_priority_order()
+    assert torch.backends.cuda.cudnn_sdp_enabled()
     assert flash_ext_ops(step) == set()
     sdpa.activate()
     try:
         assert torch.nn.attention.current_flash_attention_impl() == "flash_ext"
         assert torch._C._get_sdp_priority_order()[0] == int(sdpa._FLASH)
+        assert not torch.backends.cuda.cudnn_sdp_enabled()
         assert flash_ext_ops(step) == {"flash_ext::attention_fwd"}
     finally:
         sdpa.restore()
     assert torch.nn.attention.current_flash_attention_impl() is None
     assert torch._C._get_sdp_priority_order() == priority
+    assert torch.backends.cuda.cudnn_sdp_enabled()
     assert flash_ext_ops(step) == set()
 
 

@@ -1,6 +1,6 @@
 """SDPA routing: `F.scaled_dot_product_attention` runs flash_ext's kernels where SDPA picks its
 flash backend, through torch's flash attention impl registry (torch.nn.attention's
-register_flash_attention_impl / activate_flash_attention_impl; torch >= 2.10 has it).
+register_flash_attention_impl / activate_flash_attention_impl: torch 2.11 and 2.13 have it).
 
     from flash_ext.integrations import sdpa
     sdpa.activate()        # registers "flash_ext", activates it, puts SDPA's flash backend first
@@ -13,7 +13,7 @@ What it replaces (aten's kernels, per device):
   bf16, head dims up to 256, dropout, causal, window, ALiBi in the forward). SDPA takes its flash
   backend only where flash-attn 2's rules allow (no attn_mask, fp16/bf16, ...); other calls keep
   running on cuDNN, efficient or math. On the H100 SDPA prefers cuDNN: activate() moves flash
-  first in SDPA's priority order unless prefer_flash=False.
+  first in SDPA's priority order and switches SDPA's cuDNN backend off unless prefer_flash=False.
 - CPU: _scaled_dot_product_flash_attention_for_cpu and its backward, with flash_ext's CPU kernels
   (float32, bfloat16, float16, with SDPA's attn_mask); float64 runs flash_ext's float64 reference.
 """
@@ -42,7 +42,7 @@ def available() -> bool:
 def _require_registry() -> None:
     if not available():
         raise RuntimeError(f"SDPA routing needs torch.nn.attention.register_flash_attention_impl, "
-                           f"which torch {torch.__version__} does not have (torch >= 2.10 does)")
+                           f"which torch {torch.__version__} does not have (torch 2.11 does)")
 
 
 def register() -> None:
@@ -52,29 +52,33 @@ def register() -> None:
 
 
 def activate(prefer_flash: bool = True) -> None:
-    """Registers and activates flash_ext for SDPA; with prefer_flash, SDPA's flash backend goes
-    first in its priority order (restore() puts the previous order back)."""
-    global _saved_priority
+    """Registers and activates flash_ext for SDPA. With prefer_flash, SDPA's flash backend goes
+    first in its priority order and SDPA's cuDNN backend is switched off (torch 2.11 on the H100
+    picks cuDNN whatever the order); restore() puts both back."""
+    global _saved
     register()
     torch.nn.attention.activate_flash_attention_impl(IMPL)
-    if prefer_flash and _saved_priority is None:
-        _saved_priority = torch._C._get_sdp_priority_order()
-        order = [int(_FLASH)] + [b for b in _saved_priority if b != int(_FLASH)]
+    if prefer_flash and _saved is None:
+        _saved = (torch._C._get_sdp_priority_order(), torch.backends.cuda.cudnn_sdp_enabled())
+        order = [int(_FLASH)] + [b for b in _saved[0] if b != int(_FLASH)]
         torch._C._set_sdp_priority_order(order)
+        torch.backends.cuda.enable_cudnn_sdp(False)
 
 
 def restore() -> None:
-    """torch's own flash kernels and SDPA's previous priority order again."""
-    global _saved_priority
+    """torch's own flash kernels, SDPA's previous priority order and cuDNN setting again."""
+    global _saved
     _require_registry()
     if torch.nn.attention.current_flash_attention_impl() == IMPL:
         torch.nn.attention.restore_flash_attention_impl()
-    if _saved_priority is not None:
-        torch._C._set_sdp_priority_order(_saved_priority)
-        _saved_priority = None
+    if _saved is not None:
+        torch._C._set_sdp_priority_order(_saved[0])
+        torch.backends.cuda.enable_cudnn_sdp(_saved[1])
+        _saved = None
 
 
-_saved_priority: list[int] | None = None
+#: What activate(prefer_flash=True) changed: SDPA's priority order and cuDNN switch.
+_saved: tuple[list[int], bool] | None = None
 
 
 @dataclass
