@@ -31,7 +31,7 @@ def _math_dropout_keep(dropout_p: float, shape: tuple[int, ...], device) -> Tens
 
 
 def _run(query, key, value, attn_mask, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k,
-         dropout_p, is_causal, scale, enable_gqa, window_size, alibi_slopes, softcap,
+         dropout_p, is_causal, scale, enable_gqa, window_size, alibi_slopes, sinks, softcap,
          deterministic, backend, kind) -> tuple[Tensor, Tensor]:
     """The path off the hot one: a backend named, or tracing under torch.compile (which sees the
     composite ops instead of _C's raw functions)."""
@@ -40,7 +40,7 @@ def _run(query, key, value, attn_mask, cu_seqlens_q, cu_seqlens_k, max_seqlen_q,
         left, right = window_size
         args = (query, key, value, attn_mask, cu_seqlens_q, cu_seqlens_k, max_seqlen_q or 0,
                 max_seqlen_k or 0, dropout_p, is_causal, scale, enable_gqa, left, right,
-                alibi_slopes, softcap, deterministic, backend, flash_api)
+                alibi_slopes, sinks, softcap, deterministic, backend, flash_api)
         if backend not in PYTHON_BACKENDS:
             return ops.attention(*args)
         ops.check_attention(*args)
@@ -51,27 +51,27 @@ def _run(query, key, value, attn_mask, cu_seqlens_q, cu_seqlens_k, max_seqlen_q,
     else:
         args = (query, key, value, attn_mask, cu_seqlens_q, cu_seqlens_k, max_seqlen_q,
                 max_seqlen_k, dropout_p, is_causal, scale, enable_gqa, window_size, alibi_slopes,
-                softcap, deterministic, backend, kind)
+                sinks, softcap, deterministic, backend, kind)
         if backend not in PYTHON_BACKENDS:
             return _attention(*args)
         q, k, v, left, right, scale = _C.prepare(*args)
     if backend == "flex":
         out, lse = flex_sdpa.attention(q, k, v, attn_mask, (left, right), flash_api, scale,
-                                       alibi_slopes, float(softcap))
+                                       alibi_slopes, float(softcap), sinks)
     elif varlen:
         batch = cu_seqlens_q.numel() - 1
         keep = _math_dropout_keep(dropout_p, (batch, q.shape[1], max_seqlen_q, max_seqlen_k),
                                   q.device)
         out, lse = attention_varlen_ref(q, k, v, cu_seqlens_q, cu_seqlens_k,
                                         window_size=(left, right), bottom_right=flash_api,
-                                        scale=scale, alibi_slopes=alibi_slopes,
+                                        scale=scale, alibi_slopes=alibi_slopes, sinks=sinks,
                                         softcap=float(softcap), dropout_p=float(dropout_p),
                                         dropout_keep=keep, compute_dtype=None)
     else:
         keep = _math_dropout_keep(dropout_p, q.shape[:3] + k.shape[2:3], q.device)
         out, lse = attention_ref(q, k, v, attn_mask=attn_mask, window_size=(left, right),
                                  bottom_right=flash_api, scale=scale, alibi_slopes=alibi_slopes,
-                                 softcap=float(softcap), dropout_p=float(dropout_p),
+                                 sinks=sinks, softcap=float(softcap), dropout_p=float(dropout_p),
                                  dropout_keep=keep, compute_dtype=None)
     return (out.transpose(1, 2), lse) if kind == _FLASH else (out, lse)
 
@@ -88,6 +88,7 @@ def attention(
     *,
     window_size: tuple[int, int] = (-1, -1),
     alibi_slopes: Tensor | None = None,
+    sinks: Tensor | None = None,
     softcap: float = 0.0,
     deterministic: bool = False,
     return_lse: bool = False,
@@ -101,16 +102,22 @@ def attention(
     the right window to 0). window_size=(left, right): keys within left/right positions of the
     diagonal, -1 unbounded. alibi_slopes (Hq,) or (B, Hq) float32: score -= slope * |i - j|.
     softcap > 0: score = softcap * tanh(score / softcap). enable_gqa: Hkv may divide Hq.
-    Returns out (B, Hq, Sq, D), or (out, lse) with return_lse, lse (B, Hq, Sq) float32.
+    sinks (Hq,), float32 or the inputs' dtype: learnable attention sinks (gpt-oss), one finite
+    logit per query head that joins each of the head's softmax rows, after the scores' scale,
+    softcap, ALiBi and masks, and whose probability is then dropped (dropout applies to the
+    probabilities that remain); differentiable, computed in float32.
+    Returns out (B, Hq, Sq, D), or (out, lse) with return_lse, lse (B, Hq, Sq) float32: the
+    log-sum-exp of the row's softmax, the sink included (a row that sees no key: out 0, lse
+    -inf without sinks, the sink's logit with them).
     backend: force "cpu", "flash", "mem_eff", "flex" or "math"; explain() says what runs.
     """
     if backend is None and not _is_compiling():
         out, lse = _attention(query, key, value, attn_mask, None, None, None, None, dropout_p,
-                              is_causal, scale, enable_gqa, window_size, alibi_slopes, softcap,
-                              deterministic, None, _SDPA)
+                              is_causal, scale, enable_gqa, window_size, alibi_slopes, sinks,
+                              softcap, deterministic, None, _SDPA)
     else:
         out, lse = _run(query, key, value, attn_mask, None, None, None, None, dropout_p,
-                        is_causal, scale, enable_gqa, window_size, alibi_slopes, softcap,
+                        is_causal, scale, enable_gqa, window_size, alibi_slopes, sinks, softcap,
                         deterministic, backend, _SDPA)
     return (out, lse) if return_lse else out
 
@@ -127,6 +134,7 @@ def explain(
     *,
     window_size: tuple[int, int] = (-1, -1),
     alibi_slopes: Tensor | None = None,
+    sinks: Tensor | None = None,
     softcap: float = 0.0,
     deterministic: bool = False,
     return_lse: bool = False,
@@ -139,7 +147,8 @@ def explain(
     """
     selected, reasons = _C.explain(query, key, value, attn_mask, None, None, None, None,
                                    dropout_p, is_causal, scale, enable_gqa, window_size,
-                                   alibi_slopes, softcap, deterministic, backend, _SDPA, varlen)
+                                   alibi_slopes, sinks, softcap, deterministic, backend, _SDPA,
+                                   varlen)
     return Explanation(selected, {b.name: why for b, why in zip(BACKENDS, reasons)})
 
 
@@ -158,6 +167,7 @@ def attention_varlen(
     *,
     window_size: tuple[int, int] = (-1, -1),
     alibi_slopes: Tensor | None = None,
+    sinks: Tensor | None = None,
     softcap: float = 0.0,
     deterministic: bool = False,
     return_lse: bool = False,
@@ -169,8 +179,8 @@ def attention_varlen(
     query (Tq, Hq, D), key and value (Tk, Hkv, D); sequence b holds rows
     cu_seqlens_q[b]:cu_seqlens_q[b+1] of query (int32 prefix sums, batch + 1 entries) and likewise
     for keys; max_seqlen_* bound the lengths. is_causal and window_size are top-left aligned per
-    sequence, as in attention(). No attn_mask. Returns out (Tq, Hq, D), and lse (Hq, Tq) with
-    return_lse. With block_table (B, max_blocks_per_seq) int32, key and value are paged caches
+    sequence, as in attention(). No attn_mask. sinks (Hq,) as in attention(). Returns out
+    (Tq, Hq, D), and lse (Hq, Tq) with return_lse (the sink included, as in attention()). With block_table (B, max_blocks_per_seq) int32, key and value are paged caches
     (num_blocks, page_size, Hkv, D) holding each sequence's cu_seqlens_k tokens.
     """
     if block_table is not None:  # key, value: paged caches, whose tokens are gathered
@@ -178,18 +188,20 @@ def attention_varlen(
     if backend is None and not _is_compiling():
         out, lse = _attention(query, key, value, None, cu_seqlens_q, cu_seqlens_k, max_seqlen_q,
                               max_seqlen_k, dropout_p, is_causal, scale, enable_gqa, window_size,
-                              alibi_slopes, softcap, deterministic, None, _SDPA_VARLEN)
+                              alibi_slopes, sinks, softcap, deterministic, None, _SDPA_VARLEN)
     else:
         out, lse = _run(query, key, value, None, cu_seqlens_q, cu_seqlens_k, max_seqlen_q,
                         max_seqlen_k, dropout_p, is_causal, scale, enable_gqa, window_size,
-                        alibi_slopes, softcap, deterministic, backend, _SDPA_VARLEN)
+                        alibi_slopes, sinks, softcap, deterministic, backend, _SDPA_VARLEN)
     return (out, lse) if return_lse else out
 
 
 # flash-attn 2.x compatible functions: (B, S, H, D) layout, bottom-right causal alignment,
 # GQA always allowed. With return_attn_probs they return (out, softmax_lse, S_dmask): S_dmask
 # is None without dropout and flash-attn's encoding of the probabilities and the dropout mask
-# with it (attn_probs.py, for tests on small shapes).
+# with it (attn_probs.py, for tests on small shapes). learnable_sink (flash-attn's newer name,
+# last so that flash-attn 2.x's positional calls keep their meaning) is attention()'s sinks;
+# softmax_lse then includes the sink.
 
 
 def _rng_state(dropout_p: float, return_attn_probs: bool, q: Tensor) -> Tensor | None:
@@ -209,16 +221,17 @@ def _score_args(causal, softmax_scale, window_size, softcap, alibi_slopes) -> di
 
 def flash_attn_func(q, k, v, dropout_p=0.0, softmax_scale=None, causal=False,
                     window_size=(-1, -1), softcap=0.0, alibi_slopes=None, deterministic=False,
-                    return_attn_probs=False):
+                    return_attn_probs=False, learnable_sink=None):
     """flash_attn.flash_attn_func: q (B, Sq, Hq, D), k and v (B, Sk, Hkv, D)."""
     state = _rng_state(dropout_p, return_attn_probs, q)
     if not _is_compiling():
         out, lse = _attention(q, k, v, None, None, None, None, None, dropout_p, causal,
-                              softmax_scale, True, window_size, alibi_slopes, softcap,
-                              deterministic, None, _FLASH)
+                              softmax_scale, True, window_size, alibi_slopes, learnable_sink,
+                              softcap, deterministic, None, _FLASH)
     else:
         out, lse = _run(q, k, v, None, None, None, None, None, dropout_p, causal, softmax_scale,
-                        True, window_size, alibi_slopes, softcap, deterministic, None, _FLASH)
+                        True, window_size, alibi_slopes, learnable_sink, softcap, deterministic,
+                        None, _FLASH)
     if not return_attn_probs:
         return out
     if state is None:
@@ -230,28 +243,28 @@ def flash_attn_func(q, k, v, dropout_p=0.0, softmax_scale=None, causal=False,
 
 def flash_attn_qkvpacked_func(qkv, dropout_p=0.0, softmax_scale=None, causal=False,
                               window_size=(-1, -1), softcap=0.0, alibi_slopes=None,
-                              deterministic=False, return_attn_probs=False):
+                              deterministic=False, return_attn_probs=False, learnable_sink=None):
     """flash_attn.flash_attn_qkvpacked_func: qkv (B, S, 3, H, D)."""
     _check_packed(qkv, "qkv", 5, 2, 3, "(batch, seqlen, 3, heads, head_dim)")
     q, k, v = qkv.unbind(2)
     return flash_attn_func(q, k, v, dropout_p, softmax_scale, causal, window_size, softcap,
-                           alibi_slopes, deterministic, return_attn_probs)
+                           alibi_slopes, deterministic, return_attn_probs, learnable_sink)
 
 
 def flash_attn_kvpacked_func(q, kv, dropout_p=0.0, softmax_scale=None, causal=False,
                              window_size=(-1, -1), softcap=0.0, alibi_slopes=None,
-                             deterministic=False, return_attn_probs=False):
+                             deterministic=False, return_attn_probs=False, learnable_sink=None):
     """flash_attn.flash_attn_kvpacked_func: q (B, Sq, Hq, D), kv (B, Sk, 2, Hkv, D)."""
     _check_packed(kv, "kv", 5, 2, 2, "(batch, seqlen, 2, heads, head_dim)")
     k, v = kv.unbind(2)
     return flash_attn_func(q, k, v, dropout_p, softmax_scale, causal, window_size, softcap,
-                           alibi_slopes, deterministic, return_attn_probs)
+                           alibi_slopes, deterministic, return_attn_probs, learnable_sink)
 
 
 def flash_attn_varlen_func(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k,
                            dropout_p=0.0, softmax_scale=None, causal=False, window_size=(-1, -1),
                            softcap=0.0, alibi_slopes=None, deterministic=False,
-                           return_attn_probs=False, block_table=None):
+                           return_attn_probs=False, block_table=None, learnable_sink=None):
     """flash_attn.flash_attn_varlen_func: q (Tq, Hq, D), k and v (Tk, Hkv, D); with block_table
     (B, max_blocks_per_seq) int32, k and v are paged caches (num_blocks, page_size, Hkv, D)
     holding each sequence's cu_seqlens_k tokens (prefill against a paged cache)."""
@@ -261,11 +274,12 @@ def flash_attn_varlen_func(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, ma
     if not _is_compiling():
         out, lse = _attention(q, k, v, None, cu_seqlens_q, cu_seqlens_k, max_seqlen_q,
                               max_seqlen_k, dropout_p, causal, softmax_scale, True, window_size,
-                              alibi_slopes, softcap, deterministic, None, _FLASH_VARLEN)
+                              alibi_slopes, learnable_sink, softcap, deterministic, None,
+                              _FLASH_VARLEN)
     else:
         out, lse = _run(q, k, v, None, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k,
                         dropout_p, causal, softmax_scale, True, window_size, alibi_slopes,
-                        softcap, deterministic, None, _FLASH_VARLEN)
+                        learnable_sink, softcap, deterministic, None, _FLASH_VARLEN)
     if not return_attn_probs:
         return out
     if state is None:
@@ -279,25 +293,28 @@ def flash_attn_varlen_func(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, ma
 def flash_attn_varlen_qkvpacked_func(qkv, cu_seqlens, max_seqlen, dropout_p=0.0,
                                      softmax_scale=None, causal=False, window_size=(-1, -1),
                                      softcap=0.0, alibi_slopes=None, deterministic=False,
-                                     return_attn_probs=False):
+                                     return_attn_probs=False, learnable_sink=None):
     """flash_attn.flash_attn_varlen_qkvpacked_func: qkv (T, 3, H, D)."""
     _check_packed(qkv, "qkv", 4, 1, 3, "(total_tokens, 3, heads, head_dim)")
     q, k, v = qkv.unbind(1)
     return flash_attn_varlen_func(q, k, v, cu_seqlens, cu_seqlens, max_seqlen, max_seqlen,
                                   dropout_p, softmax_scale, causal, window_size, softcap,
-                                  alibi_slopes, deterministic, return_attn_probs)
+                                  alibi_slopes, deterministic, return_attn_probs,
+                                  learnable_sink=learnable_sink)
 
 
 def flash_attn_varlen_kvpacked_func(q, kv, cu_seqlens_q, cu_seqlens_k, max_seqlen_q,
                                     max_seqlen_k, dropout_p=0.0, softmax_scale=None, causal=False,
                                     window_size=(-1, -1), softcap=0.0, alibi_slopes=None,
-                                    deterministic=False, return_attn_probs=False):
+                                    deterministic=False, return_attn_probs=False,
+                                    learnable_sink=None):
     """flash_attn.flash_attn_varlen_kvpacked_func: q (Tq, Hq, D), kv (Tk, 2, Hkv, D)."""
     _check_packed(kv, "kv", 4, 1, 2, "(total_tokens, 2, heads, head_dim)")
     k, v = kv.unbind(1)
     return flash_attn_varlen_func(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q,
                                   max_seqlen_k, dropout_p, softmax_scale, causal, window_size,
-                                  softcap, alibi_slopes, deterministic, return_attn_probs)
+                                  softcap, alibi_slopes, deterministic, return_attn_probs,
+                                  learnable_sink=learnable_sink)
 
 
 def _check_packed(t, name: str, rank: int, dim: int, count: int, layout: str) -> None:

@@ -35,7 +35,7 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None, rotary_cos=None
                             cache_leftpad=None, block_table=None, softmax_scale=None,
                             causal=False, window_size=(-1, -1), softcap=0.0,
                             rotary_interleaved=True, alibi_slopes=None, num_splits=0,
-                            return_softmax_lse=False):
+                            return_softmax_lse=False, learnable_sink=None):
     """flash_attn.flash_attn_with_kvcache.
 
     q (B, Sq, Hq, D). k_cache, v_cache: dense (B_cache, S_cache, Hkv, D), rows chosen by
@@ -46,8 +46,9 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None, rotary_cos=None
     (seqlen_ro, rotary_dim / 2): the new k at its positions, and q at its own (causal or
     windowed calls) or all of q at position cache_seqlens (others); positions count from
     cache_leftpad. Attention runs over each sequence's cache (new tokens included), causal
-    aligned bottom-right. Returns out (B, Sq, Hq, D), and softmax_lse (B, Hq, Sq) float32 with
-    return_softmax_lse. num_splits is accepted and ignored (no split-KV in this version).
+    aligned bottom-right. learnable_sink (Hq,): attention sinks, as flash_ext.attention's sinks.
+    Returns out (B, Sq, Hq, D), and softmax_lse (B, Hq, Sq) float32 with return_softmax_lse (the
+    sink included). num_splits is accepted and ignored (no split-KV in this version).
     """
     if q.dim() != 4:
         raise ValueError(f"q must be (batch, seqlen_q, heads, head_dim), got shape "
@@ -108,7 +109,7 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None, rotary_cos=None
         q.reshape(batch * seqlen_q, *q.shape[2:]), keys, values, cu_q.to(torch.int32),
         cu_k.to(torch.int32), seqlen_q, max_k, softmax_scale=softmax_scale, causal=causal,
         window_size=window_size, softcap=softcap, alibi_slopes=alibi_slopes,
-        return_attn_probs=True)
+        return_attn_probs=True, learnable_sink=learnable_sink)
     out = out.view(batch, seqlen_q, *out.shape[1:])
     if not return_softmax_lse:
         return out

@@ -102,6 +102,7 @@ def attention_ref(
     bottom_right: bool = False,
     scale: float | None = None,
     alibi_slopes: Tensor | None = None,
+    sinks: Tensor | None = None,
     softcap: float = 0.0,
     dropout_p: float = 0.0,
     dropout_keep: Tensor | None = None,
@@ -111,21 +112,29 @@ def attention_ref(
 
     out has q's shape in `compute_dtype` (None: q's dtype); lse is (B, Hq, Sq) float32/64, -inf
     for rows that see no key, whose output is zero. The scores are attention_scores's.
+    `sinks` (Hq,): gpt-oss's eager formula, the head's sink logit appended to each row of scores
+    as one more column, the softmax taken, that column dropped; lse includes it.
     `dropout_keep` is the boolean keep-mask (B, Hq, Sq, Sk) to apply, kept values scaled by
     1 / (1 - dropout_p).
     """
     dtype = compute_dtype or q.dtype
     heads_q, heads_kv = q.shape[1], k.shape[1]
-    if k.shape[2] == 0:  # no keys: every row sees none
+    if k.shape[2] == 0:  # no keys: every row sees none (lse: -inf, or the sink)
         lse_dtype = torch.float64 if dtype == torch.float64 else torch.float32
-        return q.to(dtype) * 0, torch.full(q.shape[:3], float("-inf"), dtype=lse_dtype,
-                                           device=q.device)
+        lse = torch.full(q.shape[:3], float("-inf"), dtype=lse_dtype, device=q.device)
+        if sinks is not None:
+            lse = sinks.to(lse_dtype).view(1, -1, 1).expand_as(lse)
+        return q.to(dtype) * 0, lse
     scores = attention_scores(q, k, attn_mask=attn_mask, is_causal=is_causal,
                               window_size=window_size, bottom_right=bottom_right, scale=scale,
                               alibi_slopes=alibi_slopes, softcap=softcap, compute_dtype=dtype)
     if heads_q != heads_kv:
         v = v.repeat_interleave(heads_q // heads_kv, dim=1)
     v = v.to(dtype)
+    seqlen_k = scores.shape[-1]
+    if sinks is not None:
+        sink_column = sinks.to(dtype).view(1, -1, 1, 1).expand(*scores.shape[:3], 1)
+        scores = torch.cat([scores, sink_column], -1)
 
     # Rows that see no key: lse = -inf, with a zero gradient (logsumexp's is NaN there).
     no_key = (scores == float("-inf")).all(-1, keepdim=True)
@@ -138,6 +147,7 @@ def attention_ref(
     row_sum = probs.sum(-1, keepdim=True)
     # Rows that see no key have probs == 0; dividing by 1 keeps them (and their gradient) zero.
     probs = probs / torch.where(row_sum > 0, row_sum, torch.ones_like(row_sum))
+    probs = probs[..., :seqlen_k]  # the sink's probability dropped
     if dropout_p > 0:
         if dropout_keep is None:
             raise ValueError("attention_ref: dropout_p > 0 needs the dropout_keep mask to replay")
@@ -154,6 +164,7 @@ def attention_varlen_ref(
     cu_seqlens_k: Tensor,
     *,
     alibi_slopes: Tensor | None = None,
+    sinks: Tensor | None = None,
     dropout_keep: Tensor | None = None,
     **kwargs,
 ) -> tuple[Tensor, Tensor]:
@@ -169,11 +180,17 @@ def attention_varlen_ref(
         q0, q1 = int(cu_seqlens_q[b]), int(cu_seqlens_q[b + 1])
         k0, k1 = int(cu_seqlens_k[b]), int(cu_seqlens_k[b + 1])
         qb, kb, vb = (t.transpose(0, 1).unsqueeze(0) for t in (q[q0:q1], k[k0:k1], v[k0:k1]))
+        if q1 == q0 or k1 == k0:  # no queries, or no keys: zeros, lse = -inf or the sink
+            outs.append(q[q0:q1].to(kwargs.get("compute_dtype") or q.dtype) * 0)
+            lse = torch.full((q.shape[1], q1 - q0), float("-inf"), device=q.device)
+            lses.append(lse if sinks is None else sinks[:, None].to(lse.dtype).expand_as(lse))
+            continue
         slopes = alibi_slopes
         if slopes is not None and slopes.dim() == 2:
             slopes = slopes[b : b + 1]
         keep = None if dropout_keep is None else dropout_keep[b : b + 1, :, : q1 - q0, : k1 - k0]
-        out, lse = attention_ref(qb, kb, vb, alibi_slopes=slopes, dropout_keep=keep, **kwargs)
+        out, lse = attention_ref(qb, kb, vb, alibi_slopes=slopes, sinks=sinks, dropout_keep=keep,
+                                 **kwargs)
         outs.append(out[0].transpose(0, 1))
         lses.append(lse[0])
     return torch.cat(outs, 0), torch.cat(lses, -1)

@@ -12,9 +12,10 @@ EPS = {torch.float32: 1e-5, torch.bfloat16: 1e-3, torch.float16: 1e-4}
 
 
 def assert_rule(name: str, x: torch.Tensor, ref64: torch.Tensor, ref_lowp: torch.Tensor,
-                extra: float = 0.0) -> None:
-    """The rule, with `extra` added to the tolerance for an error the lowp reference cannot
-    show (test_fuzz.py: the backward's cancellation in tiny calls)."""
+                extra: float = 0.0, eps: float | None = None) -> None:
+    """The rule; eps: the absolute floor, EPS of x's dtype unless given; `extra` added to the
+    tolerance for an error the lowp reference cannot show (test_fuzz.py: the backward's
+    cancellation in tiny calls)."""
     assert x.shape == ref64.shape, f"{name}: shape {tuple(x.shape)} != {tuple(ref64.shape)}"
     x64, lowp64 = x.to(torch.float64), ref_lowp.to(torch.float64)
     finite = torch.isfinite(ref64)
@@ -24,8 +25,9 @@ def assert_rule(name: str, x: torch.Tensor, ref64: torch.Tensor, ref_lowp: torch
     if not finite.any():
         return
     err = (x64 - ref64)[finite].abs().max().item()
-    tol = 2 * (lowp64 - ref64)[finite].abs().max().item() + EPS[x.dtype if x.dtype in EPS else
-                                                               torch.float32] + extra
+    if eps is None:
+        eps = EPS[x.dtype if x.dtype in EPS else torch.float32]
+    tol = 2 * (lowp64 - ref64)[finite].abs().max().item() + eps + extra
     assert err <= tol, f"{name}: max error {err:.3g} > tolerance {tol:.3g}"
 
 

@@ -1,7 +1,7 @@
 """flash_ext as a Hugging Face transformers attention implementation (integrations/transformers.py)
 on the CPU: tiny random-weight Llama, Mistral (sliding window), Gemma 2 (sliding and global
-layers, softcap, custom scaling), Gemma 3 (sliding and global layers) and Qwen 2 models built
-from configs, against the same weights with attn_implementation="eager" in float32: logits and
+layers, softcap, custom scaling), Gemma 3 (sliding and global layers), Qwen 2 and gpt-oss
+(sliding and full layers, learnable attention sinks) models built from configs, against the same weights with attn_implementation="eager" in float32: logits and
 parameter gradients of padded batches (left and right padding) and of packed sequences
 (position_ids), a chunk after a cache, greedy generate() with dynamic and static caches; the
 paths taken (varlen, no 4-D mask, no repeat_kv), dropout, the mask function, what is not
@@ -44,6 +44,10 @@ CONFIGS = {
         sliding_window=WINDOW, query_pre_attn_scalar=8,
         layer_types=["sliding_attention", "full_attention"], **COMMON),
     "qwen2": lambda: transformers.Qwen2Config(**COMMON),
+    # sinks (s_aux) in every layer; a mixture of 4 experts, 2 per token
+    "gpt_oss": lambda: transformers.GptOssConfig(
+        sliding_window=WINDOW, layer_types=["sliding_attention", "full_attention"],
+        num_local_experts=4, num_experts_per_tok=2, **COMMON),
 }
 # float32 on both sides: |x - eager| <= TOL * max|eager| elementwise; measured up to 1e-6 for
 # logits and 3e-6 for gradients (float32 rounding, of eager's as much as flash_ext's)
@@ -60,6 +64,10 @@ def make_models(arch: str, **config_changes) -> tuple[torch.nn.Module, torch.nn.
                                                           attn_implementation="eager")
     ours = transformers.AutoModelForCausalLM.from_config(copy.deepcopy(config),
                                                          attn_implementation=NAME)
+    with torch.no_grad():  # attention sinks that take a sizeable share of the rows
+        for name, param in eager.named_parameters():
+            if name.endswith(".sinks"):
+                param.normal_(1.0, 1.5)
     ours.load_state_dict(eager.state_dict())
     assert ours.config._attn_implementation == NAME
     assert eager.config._attn_implementation == "eager"
@@ -114,7 +122,9 @@ def test_padded_batch_logits_and_grads(arch, side):
     assert_same_training_step(eager, ours, mask.bool(), input_ids=ids, attention_mask=mask)
 
 
-@pytest.mark.parametrize("arch", list(CONFIGS))
+# gpt-oss's model builds its masks without position_ids: its eager attention runs across the
+# packed sequences (flash_ext keeps them apart, as transformers' flash-attn path does).
+@pytest.mark.parametrize("arch", [arch for arch in CONFIGS if arch != "gpt_oss"])
 def test_packed_sequences_logits_and_grads(arch):
     """Rows holding several sequences each, delimited by position_ids restarting at 0, no mask
     (eager masks them from position_ids the same way)."""
@@ -292,9 +302,10 @@ def test_dropout_in_training_only(monkeypatch):
     assert all(torch.isfinite(p.grad).all() for p in ours.parameters() if p.grad is not None)
 
 
-def test_custom_4d_mask_matches_eager():
+@pytest.mark.parametrize("arch", ["qwen2", "gpt_oss"])
+def test_custom_4d_mask_matches_eager(arch):
     """A 4-D additive mask of the caller's (here causal plus padding) is used as is."""
-    eager, ours = make_models("qwen2")
+    eager, ours = make_models(arch)
     ids, mask = padded_batch([10, 6], "right")
     seqlen = ids.shape[1]
     visible = torch.ones(seqlen, seqlen).tril().bool()[None] & mask.bool()[:, None, :]
@@ -336,13 +347,14 @@ def test_chunked_attention_not_supported():
         flash_ext_hf.padding_mask(kv_length=9, **kw)
 
 
-def test_attention_sinks_not_supported():
-    _, ours = make_models("llama")
-    q = torch.randn(1, 4, 3, 16)
-    k = v = torch.randn(1, 2, 3, 16)
-    with pytest.raises(NotImplementedError, match="s_aux"):
-        flash_ext_hf.attention_forward(ours.model.layers[0].self_attn, q, k, v, None,
-                                       s_aux=torch.zeros(4))
+def test_gpt_oss_sinks_and_windows_reach_flash_ext(monkeypatch):
+    _, ours = make_models("gpt_oss")
+    spy = Spy(monkeypatch)
+    with torch.no_grad():
+        ours(input_ids=torch.randint(0, COMMON["vocab_size"], (1, 9)), use_cache=False)
+    assert [call["window_size"] for _, call in spy.calls] == [(WINDOW - 1, 0), (-1, -1)]
+    for (_, call), layer in zip(spy.calls, ours.model.layers):
+        assert call["learnable_sink"] is layer.self_attn.sinks
 
 
 @pytest.mark.parametrize("name", ["flash_ext", "flash_attention_2", "kernels-community/x",

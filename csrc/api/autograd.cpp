@@ -1,13 +1,15 @@
-// Autograd of the forward ops, registered at the Autograd key: the backward ops recompute the
-// probabilities from (q, k, lse) and replay dropout. lse is an output for inspection only: it
-// is marked non-differentiable, so a loss through it raises instead of silently getting no
-// gradient. The backward ops have no derivative: a second-order gradient through them raises.
+// Autograd of the forward ops, registered at the Autograd key and called directly by the entry
+// points (autograd.h): the backward ops recompute the probabilities from (q, k, lse) and replay
+// dropout. lse is an output for inspection only: it is marked non-differentiable, so a loss
+// through it raises instead of silently getting no gradient. The backward ops have no
+// derivative: a second-order gradient through them raises.
 #include <ATen/ATen.h>
 #include <torch/autograd.h>
 #include <torch/csrc/autograd/functions/basic_ops.h>
 #include <torch/csrc/autograd/functions/utils.h>
 #include <torch/library.h>
 
+#include <algorithm>
 #include <memory>
 #include <type_traits>
 
@@ -54,11 +56,17 @@ variable_list once_differentiable(variable_list grads, const variable_list& inpu
   });
 }
 
-// A backward's result for a forward of `num_inputs` arguments: `grads` for the first ones
-// (once_differentiable through `inputs`), none for the others.
-variable_list first_grads(size_t num_inputs, variable_list grads, const variable_list& inputs) {
+// A backward's result for a forward of `num_inputs` arguments, the sinks last: `grads` for the
+// first ones and grad_sinks (undefined: none) for the sinks, once_differentiable through
+// `inputs`; none for the others.
+variable_list input_grads(size_t num_inputs, variable_list grads, const Tensor& grad_sinks,
+                          const variable_list& inputs) {
+  grads.push_back(grad_sinks);
   variable_list result = once_differentiable(std::move(grads), inputs);
+  Tensor sinks = std::move(result.back());
+  result.pop_back();
   result.resize(num_inputs);
+  result.back() = std::move(sinks);
   return result;
 }
 
@@ -102,24 +110,60 @@ struct Options {
 // (B, S, H, D) <-> (B, H, S, D) when seq_first, as a plain view: below autograd.
 Tensor heads_second(const Tensor& t, bool seq_first) { return seq_first ? t.transpose(1, 2) : t; }
 
-// attention_fwd; seq_first: q, k, v (and out, and the gradients) are flash-attn's (B, S, H, D),
-// viewed as the op's (B, H, S, D) inside the node instead of through autograd views (four
-// more nodes, 13 us more per backward call on the CPU machine).
+// out of (B, H, S, D) or (T, H, D) scaled per row by row_values (B, H, S) or (H, T), in place.
+void scale_rows(const Tensor& out, const Tensor& row_values) {
+  out.mul_((out.dim() == 3 ? row_values.t() : row_values).unsqueeze(-1));
+}
+
+// The kernels' (out, lse), out in the op's layout, with the sinks (if any) added (autograd.h).
+std::tuple<Tensor, Tensor> with_sinks(std::tuple<Tensor, Tensor> result, const OptTensor& sinks) {
+  if (sinks.has_value()) {
+    auto& [out, lse] = result;
+    // (Hq, 1) against lse's (B, Hq, Sq) or (Hq, Tq).
+    const Tensor lse_sinks = at::logaddexp(lse, sinks->to(at::kFloat).unsqueeze(-1));
+    scale_rows(out, at::exp(lse - lse_sinks));
+    lse = lse_sinks;
+  }
+  return result;
+}
+
+// The sinks' gradient, -sum over each head's rows of exp(sink - lse') * rowsum(dO * out') (with
+// grad_out and out in the op's layout), or undefined where they need none. `saved`: a node's
+// saved tensors, lse at 4, its tensor inputs in argument order, the sinks last.
+Tensor sinks_grad(AutogradContext* ctx, const variable_list& saved, const Tensor& grad_out,
+                  const Tensor& out) {
+  const Tensor& sinks = saved.back();
+  if (!sinks.defined()) return {};
+  // The node has one edge per tensor input given, in order; out and lse are outputs.
+  const auto given = std::count_if(saved.begin(), saved.end() - 1,
+                                   [](const Tensor& t) { return t.defined(); });
+  if (!ctx->needs_input_grad(given - 2)) return {};
+  const bool varlen = out.dim() == 3;
+  const Tensor row_dot = at::mul(grad_out.to(at::kFloat), out).sum(-1);  // (B, H, S) or (T, H)
+  const Tensor per_row = at::exp(sinks.to(at::kFloat).unsqueeze(-1) - saved[4])
+                             .mul_(varlen ? row_dot.t() : row_dot);
+  const Tensor per_head = varlen ? per_row.sum(1) : per_row.sum(2).sum(0);
+  return per_head.neg_().to(sinks.scalar_type());
+}
+
 struct DenseAttention : torch::autograd::Function<DenseAttention> {
   static variable_list forward(AutogradContext* ctx, const Tensor& q, const Tensor& k,
                                const Tensor& v, const OptTensor& attn_mask,
                                const OptTensor& alibi_slopes, const OptTensor& dropout_seed,
                                double dropout_p, double scale, int64_t window_left,
                                int64_t window_right, bool bottom_right, double softcap,
-                               bool deterministic, bool seq_first) {
+                               bool deterministic, bool seq_first, const OptTensor& sinks) {
     at::AutoDispatchBelowADInplaceOrView below;
-    auto [out, lse] = op::attention_fwd().call(
-        heads_second(q, seq_first), heads_second(k, seq_first), heads_second(v, seq_first),
-        attn_mask, alibi_slopes, dropout_seed, dropout_p, scale, window_left, window_right,
-        bottom_right, softcap, deterministic);
+    auto [out, lse] = with_sinks(
+        op::attention_fwd().call(heads_second(q, seq_first), heads_second(k, seq_first),
+                                 heads_second(v, seq_first), attn_mask, alibi_slopes,
+                                 dropout_seed, dropout_p, scale, window_left, window_right,
+                                 bottom_right, softcap, deterministic),
+        sinks);
     out = heads_second(out, seq_first);
     ctx->save_for_backward({q, k, v, out, lse, attn_mask.value_or(Tensor()),
-                            alibi_slopes.value_or(Tensor()), dropout_seed.value_or(Tensor())});
+                            alibi_slopes.value_or(Tensor()), dropout_seed.value_or(Tensor()),
+                            sinks.value_or(Tensor())});
     save_options(ctx, lse, dropout_p, scale, window_left, window_right, bottom_right, softcap,
                  deterministic);
     ctx->saved_data["seq_first"] = seq_first;
@@ -130,17 +174,17 @@ struct DenseAttention : torch::autograd::Function<DenseAttention> {
     const variable_list s = ctx->get_saved_variables();
     const Options o(ctx);
     const bool seq_first = ctx->saved_data["seq_first"].toBool();
-    if (!grads[0].defined()) return variable_list(14);
+    if (!grads[0].defined()) return variable_list(15);
     at::AutoDispatchBelowADInplaceOrView below;
+    const Tensor grad_out = heads_second(grads[0], seq_first), out = heads_second(s[3], seq_first);
     auto [dq, dk, dv] = op::attention_bwd().call(
-        heads_second(grads[0], seq_first), heads_second(s[0], seq_first),
-        heads_second(s[1], seq_first), heads_second(s[2], seq_first),
-        heads_second(s[3], seq_first), s[4], optional(s[5]), optional(s[6]), optional(s[7]),
-        o.dropout_p, o.scale, o.window_left, o.window_right, o.bottom_right, o.softcap,
-        o.deterministic);
-    return first_grads(
-        14, {heads_second(dq, seq_first), heads_second(dk, seq_first), heads_second(dv, seq_first)},
-        {grads[0], s[0], s[1], s[2], s[3]});
+        grad_out, heads_second(s[0], seq_first), heads_second(s[1], seq_first),
+        heads_second(s[2], seq_first), out, s[4], optional(s[5]), optional(s[6]),
+        optional(s[7]), o.dropout_p, o.scale, o.window_left, o.window_right, o.bottom_right,
+        o.softcap, o.deterministic);
+    return input_grads(
+        15, {heads_second(dq, seq_first), heads_second(dk, seq_first), heads_second(dv, seq_first)},
+        sinks_grad(ctx, s, grad_out, out), {grads[0], s[0], s[1], s[2], s[3], s[8]});
   }
 };
 
@@ -151,14 +195,17 @@ struct VarlenAttention : torch::autograd::Function<VarlenAttention> {
                                int64_t max_seqlen_k, const OptTensor& alibi_slopes,
                                const OptTensor& dropout_seed, double dropout_p, double scale,
                                int64_t window_left, int64_t window_right, bool bottom_right,
-                               double softcap, bool deterministic) {
+                               double softcap, bool deterministic, const OptTensor& sinks) {
     at::AutoDispatchBelowADInplaceOrView below;
-    auto [out, lse] = op::attention_varlen_fwd().call(
-        q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, alibi_slopes,
-        dropout_seed, dropout_p, scale, window_left, window_right, bottom_right, softcap,
-        deterministic);
+    auto [out, lse] = with_sinks(
+        op::attention_varlen_fwd().call(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q,
+                                        max_seqlen_k, alibi_slopes, dropout_seed, dropout_p,
+                                        scale, window_left, window_right, bottom_right, softcap,
+                                        deterministic),
+        sinks);
     ctx->save_for_backward({q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k,
-                            alibi_slopes.value_or(Tensor()), dropout_seed.value_or(Tensor())});
+                            alibi_slopes.value_or(Tensor()), dropout_seed.value_or(Tensor()),
+                            sinks.value_or(Tensor())});
     save_options(ctx, lse, dropout_p, scale, window_left, window_right, bottom_right, softcap,
                  deterministic, max_seqlen_q, max_seqlen_k);
     return {out, lse};
@@ -166,14 +213,15 @@ struct VarlenAttention : torch::autograd::Function<VarlenAttention> {
 
   static variable_list backward(AutogradContext* ctx, variable_list grads) {
     const variable_list s = ctx->get_saved_variables();
-    if (!grads[0].defined()) return variable_list(16);
+    if (!grads[0].defined()) return variable_list(17);
     const Options o(ctx);
     at::AutoDispatchBelowADInplaceOrView below;
     auto [dq, dk, dv] = op::attention_varlen_bwd().call(
         grads[0], s[0], s[1], s[2], s[3], s[4], s[5], s[6], o.max_seqlen_q, o.max_seqlen_k,
         optional(s[7]), optional(s[8]), o.dropout_p, o.scale, o.window_left, o.window_right,
         o.bottom_right, o.softcap, o.deterministic);
-    return first_grads(16, {dq, dk, dv}, {grads[0], s[0], s[1], s[2], s[3]});
+    return input_grads(17, {dq, dk, dv}, sinks_grad(ctx, s, grads[0], s[3]),
+                       {grads[0], s[0], s[1], s[2], s[3], s[9]});
   }
 };
 
@@ -185,15 +233,17 @@ struct MemEffAttention : torch::autograd::Function<MemEffAttention> {
                                const OptTensor& alibi_slopes, const OptTensor& dropout_seed,
                                double dropout_p, double scale, int64_t window_left,
                                int64_t window_right, bool bottom_right, double softcap,
-                               bool deterministic) {
+                               bool deterministic, const OptTensor& sinks) {
     at::AutoDispatchBelowADInplaceOrView below;
-    auto [out, lse] = op::mem_eff_fwd().call(
-        q, k, v, attn_bias, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, alibi_slopes,
-        dropout_seed, dropout_p, scale, window_left, window_right, bottom_right, softcap,
-        deterministic);
+    auto [out, lse] = with_sinks(
+        op::mem_eff_fwd().call(q, k, v, attn_bias, cu_seqlens_q, cu_seqlens_k, max_seqlen_q,
+                               max_seqlen_k, alibi_slopes, dropout_seed, dropout_p, scale,
+                               window_left, window_right, bottom_right, softcap, deterministic),
+        sinks);
     ctx->save_for_backward({q, k, v, out, lse, attn_bias.value_or(Tensor()),
                             cu_seqlens_q.value_or(Tensor()), cu_seqlens_k.value_or(Tensor()),
-                            alibi_slopes.value_or(Tensor()), dropout_seed.value_or(Tensor())});
+                            alibi_slopes.value_or(Tensor()), dropout_seed.value_or(Tensor()),
+                            sinks.value_or(Tensor())});
     save_options(ctx, lse, dropout_p, scale, window_left, window_right, bottom_right, softcap,
                  deterministic, max_seqlen_q, max_seqlen_k);
     return {out, lse};
@@ -201,7 +251,7 @@ struct MemEffAttention : torch::autograd::Function<MemEffAttention> {
 
   static variable_list backward(AutogradContext* ctx, variable_list grads) {
     const variable_list s = ctx->get_saved_variables();
-    if (!grads[0].defined()) return variable_list(17);
+    if (!grads[0].defined()) return variable_list(18);
     const Options o(ctx);
     // Edges exist for the tensors given: with a bias, q, k, v, attn_bias are edges 0-3.
     const bool bias_requires_grad = s[5].defined() && ctx->needs_input_grad(3);
@@ -214,7 +264,8 @@ struct MemEffAttention : torch::autograd::Function<MemEffAttention> {
     variable_list grads_out = {dq, dk, dv};
     // The kernels give the bias gradient of every (b, h, i, j); a broadcast bias sums it.
     if (bias_requires_grad) grads_out.push_back(dbias.sum_to_size_symint(s[5].sym_sizes()));
-    return first_grads(17, std::move(grads_out), {grads[0], s[0], s[1], s[2], s[3], s[5]});
+    return input_grads(18, std::move(grads_out), sinks_grad(ctx, s, grads[0], s[3]),
+                       {grads[0], s[0], s[1], s[2], s[3], s[5], s[10]});
   }
 };
 
@@ -236,21 +287,17 @@ const Tensor& or_undefined(const OptTensor& t) {
   return t.has_value() ? *t : undefined;
 }
 
+// The ops' Autograd kernels: the entry points' functions without sinks, in the op's layout.
+
 std::tuple<Tensor, Tensor> attention_fwd(const Tensor& q, const Tensor& k, const Tensor& v,
                                          const OptTensor& attn_mask,
                                          const OptTensor& alibi_slopes,
                                          const OptTensor& dropout_seed, double dropout_p,
                                          double scale, int64_t window_left, int64_t window_right,
                                          bool bottom_right, double softcap, bool deterministic) {
-  if (!records({&q, &k, &v, &or_undefined(attn_mask)})) {
-    at::AutoDispatchBelowADInplaceOrView below;
-    return op::attention_fwd().call(q, k, v, attn_mask, alibi_slopes, dropout_seed, dropout_p,
-                                    scale, window_left, window_right, bottom_right, softcap,
-                                    deterministic);
-  }
-  return pair(DenseAttention::apply(q, k, v, attn_mask, alibi_slopes, dropout_seed, dropout_p,
-                                    scale, window_left, window_right, bottom_right, softcap,
-                                    deterministic, false));
+  return dense_attention(q, k, v, attn_mask, alibi_slopes, dropout_seed, dropout_p, scale,
+                         window_left, window_right, bottom_right, softcap, deterministic,
+                         /*seq_first=*/false, std::nullopt);
 }
 
 std::tuple<Tensor, Tensor> attention_varlen_fwd(
@@ -259,17 +306,9 @@ std::tuple<Tensor, Tensor> attention_varlen_fwd(
     const OptTensor& alibi_slopes, const OptTensor& dropout_seed, double dropout_p, double scale,
     int64_t window_left, int64_t window_right, bool bottom_right, double softcap,
     bool deterministic) {
-  if (!records({&q, &k, &v})) {
-    at::AutoDispatchBelowADInplaceOrView below;
-    return op::attention_varlen_fwd().call(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q,
-                                           max_seqlen_k, alibi_slopes, dropout_seed, dropout_p,
-                                           scale, window_left, window_right, bottom_right,
-                                           softcap, deterministic);
-  }
-  return pair(VarlenAttention::apply(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q,
-                                     max_seqlen_k, alibi_slopes, dropout_seed, dropout_p, scale,
-                                     window_left, window_right, bottom_right, softcap,
-                                     deterministic));
+  return varlen_attention(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k,
+                          alibi_slopes, dropout_seed, dropout_p, scale, window_left,
+                          window_right, bottom_right, softcap, deterministic, std::nullopt);
 }
 
 std::tuple<Tensor, Tensor> mem_eff_fwd(
@@ -278,28 +317,73 @@ std::tuple<Tensor, Tensor> mem_eff_fwd(
     int64_t max_seqlen_k, const OptTensor& alibi_slopes, const OptTensor& dropout_seed,
     double dropout_p, double scale, int64_t window_left, int64_t window_right, bool bottom_right,
     double softcap, bool deterministic) {
-  if (!records({&q, &k, &v, &or_undefined(attn_bias)})) {
-    at::AutoDispatchBelowADInplaceOrView below;
-    return op::mem_eff_fwd().call(q, k, v, attn_bias, cu_seqlens_q, cu_seqlens_k, max_seqlen_q,
-                                  max_seqlen_k, alibi_slopes, dropout_seed, dropout_p, scale,
-                                  window_left, window_right, bottom_right, softcap,
-                                  deterministic);
-  }
-  return pair(MemEffAttention::apply(q, k, v, attn_bias, cu_seqlens_q, cu_seqlens_k,
-                                     max_seqlen_q, max_seqlen_k, alibi_slopes, dropout_seed,
-                                     dropout_p, scale, window_left, window_right, bottom_right,
-                                     softcap, deterministic));
+  return mem_eff_attention(q, k, v, attn_bias, cu_seqlens_q, cu_seqlens_k, max_seqlen_q,
+                           max_seqlen_k, alibi_slopes, dropout_seed, dropout_p, scale,
+                           window_left, window_right, bottom_right, softcap, deterministic,
+                           std::nullopt);
 }
 
 }  // namespace
 
-std::tuple<Tensor, Tensor> attention_fwd_seq_first(
-    const Tensor& q, const Tensor& k, const Tensor& v, const OptTensor& alibi_slopes,
-    const OptTensor& dropout_seed, double dropout_p, double scale, int64_t window_left,
-    int64_t window_right, bool bottom_right, double softcap, bool deterministic) {
-  return pair(DenseAttention::apply(q, k, v, std::nullopt, alibi_slopes, dropout_seed, dropout_p,
+std::tuple<Tensor, Tensor> dense_attention(
+    const Tensor& q, const Tensor& k, const Tensor& v, const OptTensor& attn_mask,
+    const OptTensor& alibi_slopes, const OptTensor& dropout_seed, double dropout_p, double scale,
+    int64_t window_left, int64_t window_right, bool bottom_right, double softcap,
+    bool deterministic, bool seq_first, const OptTensor& sinks) {
+  if (!records({&q, &k, &v, &or_undefined(attn_mask), &or_undefined(sinks)})) {
+    at::AutoDispatchBelowADInplaceOrView below;
+    auto [out, lse] = with_sinks(
+        op::attention_fwd().call(heads_second(q, seq_first), heads_second(k, seq_first),
+                                 heads_second(v, seq_first), attn_mask, alibi_slopes,
+                                 dropout_seed, dropout_p, scale, window_left, window_right,
+                                 bottom_right, softcap, deterministic),
+        sinks);
+    return {heads_second(out, seq_first), lse};
+  }
+  return pair(DenseAttention::apply(q, k, v, attn_mask, alibi_slopes, dropout_seed, dropout_p,
                                     scale, window_left, window_right, bottom_right, softcap,
-                                    deterministic, true));
+                                    deterministic, seq_first, sinks));
+}
+
+std::tuple<Tensor, Tensor> varlen_attention(
+    const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& cu_seqlens_q,
+    const Tensor& cu_seqlens_k, int64_t max_seqlen_q, int64_t max_seqlen_k,
+    const OptTensor& alibi_slopes, const OptTensor& dropout_seed, double dropout_p, double scale,
+    int64_t window_left, int64_t window_right, bool bottom_right, double softcap,
+    bool deterministic, const OptTensor& sinks) {
+  if (!records({&q, &k, &v, &or_undefined(sinks)})) {
+    at::AutoDispatchBelowADInplaceOrView below;
+    return with_sinks(
+        op::attention_varlen_fwd().call(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q,
+                                        max_seqlen_k, alibi_slopes, dropout_seed, dropout_p,
+                                        scale, window_left, window_right, bottom_right, softcap,
+                                        deterministic),
+        sinks);
+  }
+  return pair(VarlenAttention::apply(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q,
+                                     max_seqlen_k, alibi_slopes, dropout_seed, dropout_p, scale,
+                                     window_left, window_right, bottom_right, softcap,
+                                     deterministic, sinks));
+}
+
+std::tuple<Tensor, Tensor> mem_eff_attention(
+    const Tensor& q, const Tensor& k, const Tensor& v, const OptTensor& attn_bias,
+    const OptTensor& cu_seqlens_q, const OptTensor& cu_seqlens_k, int64_t max_seqlen_q,
+    int64_t max_seqlen_k, const OptTensor& alibi_slopes, const OptTensor& dropout_seed,
+    double dropout_p, double scale, int64_t window_left, int64_t window_right, bool bottom_right,
+    double softcap, bool deterministic, const OptTensor& sinks) {
+  if (!records({&q, &k, &v, &or_undefined(attn_bias), &or_undefined(sinks)})) {
+    at::AutoDispatchBelowADInplaceOrView below;
+    return with_sinks(
+        op::mem_eff_fwd().call(q, k, v, attn_bias, cu_seqlens_q, cu_seqlens_k, max_seqlen_q,
+                               max_seqlen_k, alibi_slopes, dropout_seed, dropout_p, scale,
+                               window_left, window_right, bottom_right, softcap, deterministic),
+        sinks);
+  }
+  return pair(MemEffAttention::apply(q, k, v, attn_bias, cu_seqlens_q, cu_seqlens_k,
+                                     max_seqlen_q, max_seqlen_k, alibi_slopes, dropout_seed,
+                                     dropout_p, scale, window_left, window_right, bottom_right,
+                                     softcap, deterministic, sinks));
 }
 
 TORCH_LIBRARY_IMPL(flash_ext, Autograd, m) {

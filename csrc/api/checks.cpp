@@ -146,6 +146,19 @@ void check_alibi(const at::Tensor& s, const at::Tensor& q, const c10::SymInt& ba
                     ",) or (", batch, ", ", heads_q, "), got ", shape_str(s.sym_sizes()));
 }
 
+void check_sinks(const at::Tensor& sinks, const at::Tensor& q, const c10::SymInt& heads_q,
+                 const char* name, const char* q_name) {
+  const auto t = sinks.scalar_type();
+  TORCH_CHECK_TYPE(t == at::kFloat || t == q.scalar_type(), name, " has dtype ", dtype_name(t),
+                   "; accepted: torch.float32 or the inputs' dtype (",
+                   dtype_name(q.scalar_type()), ")");
+  TORCH_CHECK_VALUE(sinks.device() == q.device(), name, " is on ", sinks.device(), " but ",
+                    q_name, " is on ", q.device(), "; they must be on one device");
+  TORCH_CHECK_VALUE(sinks.dim() == 1 && sinks.sym_size(0) == heads_q, name,
+                    " must have shape (", heads_q, ",), one logit per query head, got ",
+                    shape_str(sinks.sym_sizes()));
+}
+
 void check_options(const AttentionOptions& o, const at::Tensor& q, int64_t batch) {
   check_scalars(o.dropout_p, o.scale, o.softcap, o.window_left, o.window_right, "scale");
   // The kernels mask and take row maxima on unscaled scores, which is right for scale > 0 only;

@@ -58,6 +58,11 @@ void check_scalars(double dropout_p, std::optional<double> scale, double softcap
 void check_alibi(const at::Tensor& slopes, const at::Tensor& q, const c10::SymInt& batch,
                  const c10::SymInt& heads_q);
 
+// sinks (learnable attention sinks, `name` in the caller's words): (Hq,), float32 or q's dtype,
+// on q's device.
+void check_sinks(const at::Tensor& sinks, const at::Tensor& q, const c10::SymInt& heads_q,
+                 const char* name, const char* q_name);
+
 // The ops' options: check_scalars and check_alibi, a dropout seed with dropout, scale > 0.
 void check_options(const AttentionOptions& options, const at::Tensor& q, int64_t batch);
 

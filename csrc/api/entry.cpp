@@ -8,7 +8,6 @@
 
 #include "autograd.h"
 #include "checks.h"
-#include "op_handles.h"
 
 namespace flash_ext {
 namespace {
@@ -77,6 +76,10 @@ Prepared prepare(const EntryArgs& a) {
   if (a.alibi_slopes.has_value()) {
     check_alibi(*a.alibi_slopes, p.q, batch, p.q.sym_size(p.heads_dim));
   }
+  if (a.sinks.has_value()) {
+    check_sinks(*a.sinks, p.q, p.q.sym_size(p.heads_dim),
+                a.flash_api ? "learnable_sink" : "sinks", names.q);
+  }
   if (a.is_causal) p.window_right = 0;
 
   CallInfo& c = p.info;
@@ -100,7 +103,8 @@ Prepared prepare(const EntryArgs& a) {
   c.features.softcap = a.softcap > 0.0;
   c.features.varlen = varlen;
   c.needs_grad = grad_mode && (a.query.requires_grad() || a.key.requires_grad() ||
-                               a.value.requires_grad());
+                               a.value.requires_grad() ||
+                               (a.sinks.has_value() && a.sinks->requires_grad()));
   return p;
 }
 
@@ -132,9 +136,9 @@ std::tuple<Tensor, Tensor> run_kernel(const EntryArgs& a, const Prepared& p,
   const OptTensor seed = dropout_seed(a.dropout_p, q);
   const bool bottom_right = a.flash_api;
   if (p.heads_dim == 2 && backend != "mem_eff") {
-    auto [out, lse] = attention_fwd_seq_first(q, k, v, a.alibi_slopes, seed, a.dropout_p, scale,
-                                              p.window_left, p.window_right, bottom_right,
-                                              a.softcap, a.deterministic);
+    auto [out, lse] = dense_attention(q, k, v, std::nullopt, a.alibi_slopes, seed, a.dropout_p,
+                                      scale, p.window_left, p.window_right, bottom_right,
+                                      a.softcap, a.deterministic, /*seq_first=*/true, a.sinks);
     return {pad != 0 ? out.narrow(-1, 0, head_dim) : out, lse};
   }
   // The ops' (B, H, S, D) layout; flash-attn's (B, S, H, D) reaches here for mem_eff only.
@@ -146,20 +150,20 @@ std::tuple<Tensor, Tensor> run_kernel(const EntryArgs& a, const Prepared& p,
   }
   Tensor out, lse;
   if (backend == "mem_eff") {
-    std::tie(out, lse) = op::mem_eff_fwd().call(
+    std::tie(out, lse) = mem_eff_attention(
         q, k, v, additive_bias(a.attn_mask, q.scalar_type()), a.cu_seqlens_q,
         a.cu_seqlens_k, a.max_seqlen_q, a.max_seqlen_k, a.alibi_slopes, seed, a.dropout_p, scale,
-        p.window_left, p.window_right, bottom_right, a.softcap, a.deterministic);
+        p.window_left, p.window_right, bottom_right, a.softcap, a.deterministic, a.sinks);
   } else if (a.varlen()) {
-    std::tie(out, lse) = op::attention_varlen_fwd().call(
+    std::tie(out, lse) = varlen_attention(
         q, k, v, *a.cu_seqlens_q, *a.cu_seqlens_k, a.max_seqlen_q, a.max_seqlen_k,
         a.alibi_slopes, seed, a.dropout_p, scale, p.window_left, p.window_right, bottom_right,
-        a.softcap, a.deterministic);
+        a.softcap, a.deterministic, a.sinks);
   } else {
-    std::tie(out, lse) = op::attention_fwd().call(q, k, v, a.attn_mask, a.alibi_slopes, seed,
-                                                  a.dropout_p, scale, p.window_left,
-                                                  p.window_right, bottom_right, a.softcap,
-                                                  a.deterministic);
+    std::tie(out, lse) = dense_attention(q, k, v, a.attn_mask, a.alibi_slopes, seed, a.dropout_p,
+                                         scale, p.window_left, p.window_right, bottom_right,
+                                         a.softcap, a.deterministic, /*seq_first=*/false,
+                                         a.sinks);
   }
   if (seq_first) out = out.transpose(1, 2);
   if (pad != 0) out = out.narrow(-1, 0, head_dim);
@@ -182,11 +186,12 @@ EntryArgs entry_args(const Tensor& query, const Tensor& key, const Tensor& value
                      const OptTensor& cu_seqlens_k, int64_t max_seqlen_q, int64_t max_seqlen_k,
                      double dropout_p, bool is_causal, std::optional<double> scale,
                      bool enable_gqa, int64_t window_left, int64_t window_right,
-                     const OptTensor& alibi_slopes, double softcap, bool deterministic,
-                     bool flash_api) {
-  return {query,        key,        value,        attn_mask,    cu_seqlens_q, cu_seqlens_k,
-          max_seqlen_q, max_seqlen_k, dropout_p,  is_causal,    scale,        enable_gqa,
-          window_left,  window_right, alibi_slopes, softcap,    deterministic, flash_api};
+                     const OptTensor& alibi_slopes, const OptTensor& sinks, double softcap,
+                     bool deterministic, bool flash_api) {
+  return {query,        key,          value,        attn_mask,    cu_seqlens_q,
+          cu_seqlens_k, max_seqlen_q, max_seqlen_k, dropout_p,    is_causal,
+          scale,        enable_gqa,   window_left,  window_right, alibi_slopes,
+          sinks,        softcap,      deterministic, flash_api};
 }
 
 // The composite ops that torch.compile traces (interface.py calls them while compiling).
@@ -195,12 +200,12 @@ std::tuple<Tensor, Tensor> attention_op(
     const OptTensor& cu_seqlens_q, const OptTensor& cu_seqlens_k, int64_t max_seqlen_q,
     int64_t max_seqlen_k, double dropout_p, bool is_causal, std::optional<double> scale,
     bool enable_gqa, int64_t window_left, int64_t window_right, const OptTensor& alibi_slopes,
-    double softcap, bool deterministic, std::optional<c10::string_view> backend,
-    bool flash_api) {
+    const OptTensor& sinks, double softcap, bool deterministic,
+    std::optional<c10::string_view> backend, bool flash_api) {
   return attention(entry_args(query, key, value, attn_mask, cu_seqlens_q, cu_seqlens_k,
                               max_seqlen_q, max_seqlen_k, dropout_p, is_causal, scale,
-                              enable_gqa, window_left, window_right, alibi_slopes, softcap,
-                              deterministic, flash_api),
+                              enable_gqa, window_left, window_right, alibi_slopes, sinks,
+                              softcap, deterministic, flash_api),
                    backend);
 }
 
@@ -210,13 +215,13 @@ void check_attention_op(
     const OptTensor& cu_seqlens_q, const OptTensor& cu_seqlens_k, int64_t max_seqlen_q,
     int64_t max_seqlen_k, double dropout_p, bool is_causal, std::optional<double> scale,
     bool enable_gqa, int64_t window_left, int64_t window_right, const OptTensor& alibi_slopes,
-    double softcap, bool deterministic, std::optional<c10::string_view> backend,
-    bool flash_api) {
+    const OptTensor& sinks, double softcap, bool deterministic,
+    std::optional<c10::string_view> backend, bool flash_api) {
   const Prepared call = prepare(entry_args(query, key, value, attn_mask, cu_seqlens_q,
                                            cu_seqlens_k, max_seqlen_q, max_seqlen_k, dropout_p,
                                            is_causal, scale, enable_gqa, window_left,
-                                           window_right, alibi_slopes, softcap, deterministic,
-                                           flash_api));
+                                           window_right, alibi_slopes, sinks, softcap,
+                                           deterministic, flash_api));
   select_backend(call.info, backend);
 }
 

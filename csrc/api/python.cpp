@@ -1,7 +1,7 @@
 // The Python module flash_ext._C: build constants, and the raw (METH_FASTCALL) functions that
 // flash_ext/interface.py and dispatch.py call. A raw call costs about 0.2 us against pybind11's
-// 1.8 us and torch.ops' 3.4 us for the entry points' 18 arguments (2-core EPYC): the eager hot
-// path is one of these calls. Argument conversion errors name the argument like the checks do.
+// 1.8 us and torch.ops' 3.4 us for the entry points' arguments (18 when measured, 2-core EPYC):
+// the eager hot path is one of these calls. Argument conversion errors name the argument like the checks do.
 #include <Python.h>
 #include <torch/csrc/Dtype.h>
 #include <torch/csrc/Exceptions.h>
@@ -119,14 +119,14 @@ std::optional<std::string> optional_string(PyObject* o, const char* name) {
   return std::string(PyUnicode_AsUTF8(o));
 }
 
-// The entry points' 18 arguments, in interface.py's order; the last, the entry's kind: 0
+// The entry points' 19 arguments, in interface.py's order; the last, the entry's kind: 0
 // attention, 1 flash_attn_func, 2 attention_varlen, 3 flash_attn_varlen_func.
-constexpr Py_ssize_t kEntryArgs = 18;
+constexpr Py_ssize_t kEntryArgs = 19;
 
 EntryArgs entry_args(PyObject* const* a, Py_ssize_t n, std::optional<std::string>& backend) {
   TORCH_CHECK_TYPE(n >= kEntryArgs, "flash_ext._C entry points take ", kEntryArgs,
                    " arguments, got ", n);
-  const int64_t kind = PyLong_AsLongLong(a[17]);
+  const int64_t kind = PyLong_AsLongLong(a[18]);
   const bool flash_api = kind == 1 || kind == 3;
   const bool varlen = kind >= 2;
   const char* scale_name = flash_api ? "softmax_scale" : "scale";
@@ -148,9 +148,10 @@ EntryArgs entry_args(PyObject* const* a, Py_ssize_t n, std::optional<std::string
   e.enable_gqa = PyObject_IsTrue(a[11]) == 1;
   std::tie(e.window_left, e.window_right) = window_size(a[12]);
   e.alibi_slopes = optional_tensor(a[13], "alibi_slopes");
-  e.softcap = number(a[14], "softcap", "a finite number >= 0 (0 disables it)");
-  e.deterministic = PyObject_IsTrue(a[15]) == 1;
-  backend = optional_string(a[16], "backend");
+  e.sinks = optional_tensor(a[14], flash_api ? "learnable_sink" : "sinks");
+  e.softcap = number(a[15], "softcap", "a finite number >= 0 (0 disables it)");
+  e.deterministic = PyObject_IsTrue(a[16]) == 1;
+  backend = optional_string(a[17], "backend");
   return e;
 }
 
@@ -176,7 +177,7 @@ struct ReleaseGil {
   ~ReleaseGil() { PyEval_RestoreThread(state); }
 };
 
-// attention(18 entry arguments) -> (out, lse): validate, select, run a kernel backend.
+// attention(19 entry arguments) -> (out, lse): validate, select, run a kernel backend.
 PyObject* py_attention(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
   HANDLE_TH_ERRORS
   TORCH_CHECK_TYPE(nargs == kEntryArgs, "attention takes ", kEntryArgs, " arguments");
@@ -191,7 +192,7 @@ PyObject* py_attention(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
   END_HANDLE_TH_ERRORS
 }
 
-// prepare(18 entry arguments) -> (q, k, v, window_left, window_right, scale) in the ops' layout,
+// prepare(19 entry arguments) -> (q, k, v, window_left, window_right, scale) in the ops' layout,
 // for a Python backend requested by name: validated, and refused with its reasons when it
 // cannot run the call.
 PyObject* py_prepare(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
@@ -212,7 +213,7 @@ PyObject* py_prepare(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
   END_HANDLE_TH_ERRORS
 }
 
-// explain(18 entry arguments, as_varlen) -> (selected or None, [[reasons] per backend]);
+// explain(19 entry arguments, as_varlen) -> (selected or None, [[reasons] per backend]);
 // as_varlen describes a dense call as attention_varlen with the same features.
 PyObject* py_explain(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
   HANDLE_TH_ERRORS

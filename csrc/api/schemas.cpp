@@ -4,12 +4,13 @@
 #include <torch/library.h>
 
 // The entry ops' arguments: flash_ext.attention's and attention_varlen's, window_size split, and
-// flash_api for the flash_attn_* functions' meaning (q (B, S, H, D), bottom-right causal).
+// flash_api for the flash_attn_* functions' meaning (q (B, S, H, D), bottom-right causal, sinks
+// named learnable_sink).
 #define FLASH_EXT_ENTRY_ARGS                                                                   \
   "(Tensor query, Tensor key, Tensor value, Tensor? attn_mask, Tensor? cu_seqlens_q, "         \
   "Tensor? cu_seqlens_k, int max_seqlen_q, int max_seqlen_k, float dropout_p, bool is_causal, " \
   "float? scale, bool enable_gqa, int window_left, int window_right, Tensor? alibi_slopes, "   \
-  "float softcap, bool deterministic, str? backend, bool flash_api)"
+  "Tensor? sinks, float softcap, bool deterministic, str? backend, bool flash_api)"
 
 TORCH_LIBRARY(flash_ext, m) {
   // What flash_ext.attention and the other Python entry points do (entry.cpp): validate,

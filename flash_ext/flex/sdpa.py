@@ -2,7 +2,9 @@
 
 Scores as in reference.py: scale * q.k, softcap, + ALiBi, + additive mask (a score_mod); then
 the boolean mask and the window (causal included) hide keys (a mask_mod, whose block mask is
-cached when it depends on no tensor).
+cached when it depends on no tensor). Learnable sinks rescale flex's (out, lse) as the kernel
+backends do (csrc/api/autograd.h), through autograd: flex's lse is differentiable, so the
+gradients are exact without a node of their own.
 """
 
 from __future__ import annotations
@@ -55,11 +57,11 @@ def _mask_mod(window: tuple[int, int], keep: Tensor | None, offset: int):
 def attention(q: Tensor, k: Tensor, v: Tensor, attn_mask: Tensor | None = None,
               window: tuple[int, int] = (-1, -1), bottom_right: bool = False,
               scale: float | None = None, alibi_slopes: Tensor | None = None,
-              softcap: float = 0.0) -> tuple[Tensor, Tensor]:
+              softcap: float = 0.0, sinks: Tensor | None = None) -> tuple[Tensor, Tensor]:
     """(out, lse) of flash_ext.attention's semantics on (B, Hq, S, D) inputs, validated before.
 
     window already includes causal (right = 0); attn_mask is bool (True = attend) or additive,
-    broadcastable to (B, Hq, Sq, Sk).
+    broadcastable to (B, Hq, Sq, Sk); sinks (Hq,), lse then including them.
     """
     batch, heads, q_len = q.shape[:3]
     kv_len = k.shape[2]
@@ -83,5 +85,9 @@ def attention(q: Tensor, k: Tensor, v: Tensor, attn_mask: Tensor | None = None,
                                            q.device)
             if keep is None:
                 _window_masks[key] = block_mask
-    return flex_attention(q, k, v, score_mod=score_mod, block_mask=block_mask, scale=scale,
-                          enable_gqa=q.shape[1] != k.shape[1], return_lse=True)
+    out, lse = flex_attention(q, k, v, score_mod=score_mod, block_mask=block_mask, scale=scale,
+                              enable_gqa=q.shape[1] != k.shape[1], return_lse=True)
+    if sinks is None:
+        return out, lse
+    lse_sinks = torch.logaddexp(lse, sinks.float()[:, None])
+    return (out * torch.exp(lse - lse_sinks)[..., None]).to(out.dtype), lse_sinks

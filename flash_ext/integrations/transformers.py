@@ -27,11 +27,12 @@ What the padding mask or the position_ids imply (kept tokens, cu_seqlens, longes
 computed by the first layer and kept on that tensor for the others: one host sync per forward,
 not one per layer.
 
-The layer's `sliding_window` (Mistral, Gemma 2/3 local layers: a causal query sees itself and
-the sliding_window - 1 keys before it), `softcap` (Gemma 2), `scaling` and `dropout` (training)
-are passed on. Not supported yet: attention sinks (`s_aux`, gpt-oss) and chunked attention
-(Llama 4's local layers, past one chunk) raise NotImplementedError; the attention weights are
-not returned (None, as by transformers' own sdpa and flash-attn implementations).
+The layer's `sliding_window` (Mistral, Gemma 2/3 local layers, gpt-oss's sliding layers: a
+causal query sees itself and the sliding_window - 1 keys before it), `softcap` (Gemma 2),
+`scaling`, `dropout` (training) and `s_aux` (gpt-oss's learnable attention sinks, one logit per
+query head, with their gradient) are passed on. Not supported yet: chunked attention (Llama 4's
+local layers, past one chunk) raises NotImplementedError; the attention weights are not returned
+(None, as by transformers' own sdpa and flash-attn implementations).
 
 Continuous batching (`generate_batch`, ContinuousBatchingManager): register() also puts
 `paged_attention_forward` in AttentionInterface under "paged|" + name. transformers 5.0 to 5.18
@@ -150,18 +151,16 @@ def attention_forward(module: torch.nn.Module, query: Tensor, key: Tensor, value
     """One attention layer: query (B, Hq, Sq, D), key and value (B, Hkv, Sk, D) with Hkv
     dividing Hq, attention_mask from padding_mask (or a 4-D mask of the caller's). Returns
     (out (B, Sq, Hq, D), None)."""
-    if s_aux is not None:
-        raise NotImplementedError(
-            "flash_ext does not support attention sinks (s_aux, as in gpt-oss) yet; load this "
-            'model with attn_implementation="eager" or "flex_attention"')
     causal = getattr(module, "is_causal", True) if is_causal is None else is_causal
     options = {"dropout_p": dropout, "softmax_scale": scaling, "causal": causal,
                "window_size": _window(sliding_window, causal), "softcap": softcap or 0.0,
-               "deterministic": torch.are_deterministic_algorithms_enabled()}
+               "deterministic": torch.are_deterministic_algorithms_enabled(),
+               "learnable_sink": s_aux}
     if attention_mask is not None and attention_mask.dim() == 4:
         # The caller's own mask holds the causal and window pattern, as eager and sdpa read it.
         out = flash_ext.attention(query, key, value, attn_mask=attention_mask, dropout_p=dropout,
-                                  scale=scaling, enable_gqa=True, softcap=options["softcap"],
+                                  scale=scaling, enable_gqa=True, sinks=s_aux,
+                                  softcap=options["softcap"],
                                   deterministic=options["deterministic"])
         return out.transpose(1, 2), None
     q, k, v = (t.transpose(1, 2) for t in (query, key, value))  # (B, S, H, D) views
@@ -313,12 +312,8 @@ def paged_attention_forward(module: torch.nn.Module, query: Tensor, key: Tensor,
     cached tokens and then its new ones, packed (Tk, Hkv, D) in the order of cu_seq_lens_k.
     flash_attn_varlen_func then attends over the requests (cu_seq_lens_q/k, max_seqlen_q/k; per
     layer type for models with sliding and full layers), causal aligned bottom-right, GQA
-    native. attention_mask is None: continuous batching builds masks only for transformers' own
-    paged eager and sdpa. Returns (out (1, Tq, Hq, D), None)."""
-    if s_aux is not None:
-        raise NotImplementedError(
-            "flash_ext does not support attention sinks (s_aux, as in gpt-oss) yet; run this "
-            'model\'s continuous batching with attn_implementation="paged|eager"')
+    native, gpt-oss's sinks (s_aux). attention_mask is None: continuous batching builds masks
+    only for transformers' own paged eager and sdpa. Returns (out (1, Tq, Hq, D), None)."""
     if cache is None or read_index is None or write_index is None:
         raise ValueError(
             f"{PAGED_PREFIX}<name> is flash_ext's attention for transformers' continuous batching "
@@ -340,7 +335,8 @@ def paged_attention_forward(module: torch.nn.Module, query: Tensor, key: Tensor,
     out = flash_ext.flash_attn_varlen_func(
         q, key, value, _covering(cu_seq_lens_q, total_q), _covering(cu_seq_lens_k, total_k),
         max_seqlen_q, max(max_seqlen_k, total_k), dropout_p=dropout, softmax_scale=scaling,
-        causal=True, window_size=_window(sliding_window, True), softcap=softcap or 0.0)
+        causal=True, window_size=_window(sliding_window, True), softcap=softcap or 0.0,
+        learnable_sink=s_aux)
     return out.unsqueeze(0), None
 
 
