@@ -1,6 +1,7 @@
 """flash_ext's CUDA backends against PyTorch's attention kernels, side by side in one run.
 
-Providers: flash_ext.attention(..., backend="flash", or "mem_eff" on the mem_eff rows); torch
+Providers: flash_ext.attention(..., backend="flash", or "mem_eff" on the mem_eff rows), and again
+with deterministic=True (flash_ext_deterministic, flash rows: a bitwise-reproducible backward); torch
 SDPA restricted to one backend each with sdpa_kernel (FLASH_ATTENTION, EFFICIENT_ATTENTION,
 CUDNN_ATTENTION); and torch.compile(flex_attention) with a causal BlockMask from
 create_block_mask (no mask when not causal). Cases:
@@ -89,6 +90,7 @@ BWD_FLOP_FACTOR = 2.5  # backward: 5 matmuls against the forward's 2
 CHECK_TOL = {torch.bfloat16: 2e-2, torch.float16: 2e-2, torch.float32: 1e-4}
 DTYPE_NAMES = {torch.bfloat16: "bf16", torch.float16: "fp16", torch.float32: "fp32"}
 OURS = "flash_ext"
+DETERMINISTIC = f"{OURS}_deterministic"  # the flash rows' backward in deterministic mode
 REFERENCES = ("sdpa_flash", "sdpa_efficient", "sdpa_cudnn")  # checked against the first that ran
 MEM_EFF_PROVIDERS = (OURS, "sdpa_efficient")  # the mem_eff rows' providers
 QUICK_CASES = ("D=128 S=1024 full", "D=128 S=1024 causal", "decode D=128 Sk=4096",
@@ -169,7 +171,9 @@ class Case:
     @property
     def providers(self) -> tuple[str, ...]:
         """The providers the case runs (those of --providers among them)."""
-        return MEM_EFF_PROVIDERS if self.family == "mem_eff" else tuple(PROVIDERS)
+        if self.family == "mem_eff":
+            return MEM_EFF_PROVIDERS
+        return tuple(p for p in PROVIDERS if self.family == "flash" or p != DETERMINISTIC)
 
     @property
     def check_tol(self) -> float:
@@ -281,6 +285,15 @@ def flash_ext_attention(case: Case, x: Inputs) -> Callable[[], Tensor]:
                                        enable_gqa=case.gqa, backend=case.backend)
 
 
+def flash_ext_deterministic(case: Case, x: Inputs) -> Callable[[], Tensor]:
+    """flash_ext with deterministic=True: a bitwise-reproducible backward."""
+    if flash_ext is None:
+        raise FLASH_EXT_IMPORT_ERROR
+    return lambda: flash_ext.attention(x.q, x.k, x.v, attn_mask=x.bias, is_causal=case.causal,
+                                       enable_gqa=case.gqa, deterministic=True,
+                                       backend=case.backend)
+
+
 def sdpa(backend: SDPBackend) -> Provider:
     def factory(case: Case, x: Inputs) -> Callable[[], Tensor]:
         is_causal = case.causal and x.bias is None  # else the bias holds the causal mask
@@ -319,6 +332,7 @@ def torch_flex(case: Case, x: Inputs) -> Callable[[], Tensor]:
 
 PROVIDERS: dict[str, Provider] = {
     OURS: flash_ext_attention,
+    DETERMINISTIC: flash_ext_deterministic,
     "sdpa_flash": sdpa(SDPBackend.FLASH_ATTENTION),
     "sdpa_efficient": sdpa(SDPBackend.EFFICIENT_ATTENTION),
     "sdpa_cudnn": sdpa(SDPBackend.CUDNN_ATTENTION),

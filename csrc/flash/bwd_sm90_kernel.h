@@ -7,6 +7,9 @@
 //   P^T = exp2(S^T scale - lse), dS^T = P^T * (dP^T - D)
 //   dV += P^T dO, dK += dS^T Q            (P^T, dS^T from registers)
 //   dQ  = dS K                            (dS through shared memory; fp32 bulk reductions)
+// in an order that keeps the tensor cores fed: dV is issued as soon as P is in registers (it
+// runs while dS is computed), dQ before dK (dq is staged while dK runs), and dS is
+// double-buffered, so that the consumers meet once a step.
 // FlashAttention-3's division of labour: a third warpgroup gives its registers to the consumers
 // (setmaxnreg); its warp 0 is the producer, loading Q and dO by TMA and lse and D into two
 // buffers ahead of the consumers (mbarriers: full when the bytes landed, empty once both
@@ -110,9 +113,10 @@ struct Sm90BwdTraits : TraitsBase<kHeadDim_, 8, Element_> {
   static constexpr int kSmemQ = kBlockM * kHeadDim;  // elements of one Q (or dO) buffer
   static constexpr int kSmemKV = kBlockN * kHeadDim;
   static constexpr int kSmemdS = kBlockM * kBlockN;
-  // Two buffers of Q and of dO, K, V, dS, P (kSplitD); then two buffers of lse and of D (fp32).
+  // Two buffers of Q and of dO, K, V, two of dS (kSplitD: of dS and P); then two buffers of
+  // lse and of D (fp32).
   static constexpr int kSmemRowStats =
-      (4 * kSmemQ + 2 * kSmemKV + (kSplitD ? 2 : 1) * kSmemdS) * sizeof(Element);
+      (4 * kSmemQ + 2 * kSmemKV + (kSplitD ? 4 : 2) * kSmemdS) * sizeof(Element);
   // dq staging: a warpgroup's 64 rows x kDqCols of a step's dq, as boxes of 64 rows x 32
   // columns (8 KB, 128-byte swizzle), each added to the fp32 accumulators by one TMA tensor
   // reduction. Up to D = 128 in two buffers of their own (the consumers stage a step while
@@ -132,6 +136,7 @@ struct Sm90BwdTraits : TraitsBase<kHeadDim_, 8, Element_> {
       kSmemDqStage + (kSplitD ? 0 : kDqStages * 2 * kDqBoxes * kDqBoxBytes);
   static_assert(kSmemBarriers % 8 == 0);
   static constexpr int kSmemSize = kSmemBarriers + 6 * sizeof(uint64_t);
+  static_assert(kSmemSize <= 227 * 1024, "more than an sm90 block's shared memory");
 
   using TmaQ = Sm90TmaLoad<Element, SmemLayoutQ>;  // a (kBlockM, kHeadDim) tile of q or do
   static constexpr uint32_t kBytesQ = kSmemQ * sizeof(Element);
@@ -363,9 +368,12 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
   Tensor sKt = make_tensor(make_smem_ptr(smem_k), typename Traits::SmemLayoutKt{});
   Tensor sV = make_tensor(make_smem_ptr(smem_k + Traits::kSmemKV), typename Traits::SmemLayoutK{});
   Element* smem_ds = smem_k + 2 * Traits::kSmemKV;
+  // dS (and P, kSplitD) of step i in buffer i % 2: a warpgroup writes step i's while the other
+  // may still read step i - 1's, so one consumer barrier a step suffices.
   Tensor sdS = make_tensor(make_smem_ptr(smem_ds), typename Traits::SmemLayoutdS{});
   Tensor sdSt = make_tensor(make_smem_ptr(smem_ds), typename Traits::SmemLayoutdSt{});
   Tensor sPt = make_tensor(make_smem_ptr(smem_ds + Traits::kSmemdS), typename Traits::SmemLayoutdSt{});
+  auto ds_buffer = [&](int i) { return (i % 2) * (Traits::kSplitD ? 2 : 1) * Traits::kSmemdS; };
   const float* smem_lse = reinterpret_cast<const float*>(smem + Traits::kSmemRowStats);  // [2][kBlockM]
   const float* smem_dsum = smem_lse + 2 * kBlockM;                                        // [2][kBlockM]
   // Q-like buffer of step g (two of each: the producer fills one while the step uses the other).
@@ -394,15 +402,15 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
   auto thr_dq = mma_dq.get_thread_slice(tidx);
   Tensor tdQrdS = thr_dq.partition_fragment_A(sdS);  // (MMA, MMA_M, MMA_K)
   Tensor tdQrK = thr_dq.partition_fragment_B(sKt);   // (MMA, MMA_N, MMA_K)
-  // Descriptors of buffer i (step i's Q and dO): their iterator counts 16-byte units.
-  auto at_buffer = [&](auto const& desc, int i) {
-    return make_tensor(desc.data() + buffer(i) * int(sizeof(Element)) / 16, desc.layout());
+  // Descriptors moved by `elems` elements (their iterator counts 16-byte units); of buffer i
+  // (step i's Q and dO).
+  auto at_elems = [&](auto const& desc, int elems) {
+    return make_tensor(desc.data() + elems * int(sizeof(Element)) / 16, desc.layout());
   };
+  auto at_buffer = [&](auto const& desc, int i) { return at_elems(desc, buffer(i)); };
 
   auto copy_dS = make_tiled_copy_C(typename Traits::SmemCopyAtomAcc{}, mma_sdp);
   auto thr_copy_dS = copy_dS.get_thread_slice(tidx);
-  Tensor tdSsdS = thr_copy_dS.partition_D(sdSt);
-  Tensor tPsP = thr_copy_dS.partition_D(sPt);
 
   // (key, query) of each element of this thread's S^T accumulator.
   Tensor tScS = thr_sdp.partition_C(make_identity_tensor(Shape<Int<kBlockN>, Int<kBlockM>>{}));
@@ -489,7 +497,14 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
       for (int r = 0; r < size<0>(s); ++r) s(r, c) = exp2f(s(r, c) * scale_log2 - lse);
     }
     Tensor rP = convert_type<Element>(acc_s);
-    warpgroup_wait<0>();
+    if constexpr (Traits::kSplitD) {
+      warpgroup_wait<0>();
+    } else {
+      // dV's product runs while dS is computed.
+      Tensor tdVrP = make_tensor(rP.data(), gmma_acc_as_a_layout(rP.layout()));  // (MMA, MMA_M, MMA_K)
+      gmma_issue<false>(mma_dkv, tdVrP, at_buffer(tdVrdO, i), acc_dv);
+      warpgroup_wait<1>();
+    }
     gmma_done(acc_dp);
     CUTE_UNROLL
     for (int c = 0; c < kCols; ++c) {
@@ -511,38 +526,36 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
       }
     }
     Tensor rdS = convert_type<Element>(acc_dp);
+    Tensor tdSsdS = thr_copy_dS.partition_D(
+        make_tensor(make_smem_ptr(smem_ds + ds_buffer(i)), typename Traits::SmemLayoutdSt{}));
+    Tensor acc_dq = partition_fragment_C(mma_dq, Shape<Int<kBlockM>, Int<kHeadDim>>{});  // (MMA, MMA_M, MMA_N)
     if constexpr (Traits::kSplitD) {
       // Each warpgroup holds the P^T, dS^T of half the queries; dK, dV need all of them.
-      sync_consumers();  // both are done with step i - 1's P and dS
+      Tensor tPsP = thr_copy_dS.partition_D(make_tensor(
+          make_smem_ptr(smem_ds + ds_buffer(i) + Traits::kSmemdS), typename Traits::SmemLayoutdSt{}));
       copy(copy_dS, thr_copy_dS.retile_S(rP), tPsP);
       copy(copy_dS, thr_copy_dS.retile_S(rdS), tdSsdS);
       fence_async_proxy();
-      sync_consumers();  // P and dS of both warpgroups are in shared memory
-      gmma_issue<false>(mma_dkv, tdVrPt, at_buffer(tdVrdO, i), acc_dv);
-      gmma_issue<false>(mma_dkv, tdKrdSt, at_buffer(tdKrQ, i), acc_dk);
+      sync_consumers();  // P and dS of both warpgroups are in buffer i % 2
+      gmma_issue<false>(mma_dkv, at_elems(tdVrPt, ds_buffer(i)), at_buffer(tdVrdO, i), acc_dv);
+      gmma_issue<false>(mma_dkv, at_elems(tdKrdSt, ds_buffer(i)), at_buffer(tdKrQ, i), acc_dk);
+      gmma_issue<true>(mma_dq, at_elems(tdQrdS, ds_buffer(i)), tdQrK, acc_dq);
+      warpgroup_wait<0>();
+      gmma_done(acc_dv);
+      gmma_done(acc_dk);
     } else {
-      Tensor tdVrP = make_tensor(rP.data(), gmma_acc_as_a_layout(rP.layout()));  // (MMA, MMA_M, MMA_K)
-      Tensor tdKrdS = make_tensor(rdS.data(), gmma_acc_as_a_layout(rdS.layout()));
-      gmma_issue<false>(mma_dkv, tdVrP, at_buffer(tdVrdO, i), acc_dv);
-      gmma_issue<false>(mma_dkv, tdKrdS, at_buffer(tdKrQ, i), acc_dk);
-      sync_consumers();  // both are done with step i - 1's dS
       copy(copy_dS, thr_copy_dS.retile_S(rdS), tdSsdS);
       fence_async_proxy();
-      sync_consumers();  // dS of both warpgroups is in shared memory
+      sync_consumers();  // dS of both warpgroups is in buffer i % 2
+      // dQ before dK, so that dq is staged while dK's product runs.
+      gmma_issue<true>(mma_dq, at_elems(tdQrdS, ds_buffer(i)), tdQrK, acc_dq);
+      Tensor tdKrdS = make_tensor(rdS.data(), gmma_acc_as_a_layout(rdS.layout()));
+      gmma_issue<false>(mma_dkv, tdKrdS, at_buffer(tdKrQ, i), acc_dk);
+      warpgroup_wait<1>();  // dV and dQ are done
+      gmma_done(acc_dv);
+      warpgroup_fence_operand(rP);
     }
-
-    Tensor acc_dq = partition_fragment_C(mma_dq, Shape<Int<kBlockM>, Int<kHeadDim>>{});  // (MMA, MMA_M, MMA_N)
-    gmma_issue<true>(mma_dq, tdQrdS, tdQrK, acc_dq);
-    if constexpr (!Traits::kSplitD) {
-      warpgroup_wait<1>();  // dV and dK have read Q and dO; lse and D were read before
-      Barrier::arrive(bars.q_empty(i % 2));
-    }
-    warpgroup_wait<0>();
-    gmma_done(acc_dv);
-    gmma_done(acc_dk);
     gmma_done(acc_dq);
-    warpgroup_fence_operand(rP);
-    warpgroup_fence_operand(rdS);
     // Accumulator rows lane/4 and lane/4 + 8 of the warp's 16 (rows past the sequence staged
     // as zeros); column 8t + 2(lane % 4) + c of the warpgroup's kDqCols.
     const int stage = i % Traits::kDqStages;
@@ -569,7 +582,13 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
     }
     fence_async_proxy();
     NamedBarrier::arrive(Traits::kNConsumers + 32, uint32_t(Sm90BwdBarrier::kDqFull) + stage);
-    if constexpr (Traits::kSplitD) Barrier::arrive(bars.q_empty(i % 2));
+    if constexpr (!Traits::kSplitD) {
+      warpgroup_wait<0>();  // dK and dV have read Q and dO; lse and D were read before
+      gmma_done(acc_dk);
+    }
+    warpgroup_fence_operand(rP);
+    warpgroup_fence_operand(rdS);
+    Barrier::arrive(bars.q_empty(i % 2));
   };
 
   steps.for_each_step(all_masked, seq.seqlen_q, step);
