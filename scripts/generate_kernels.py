@@ -35,6 +35,8 @@ template cudaError_t flash::run_fwd_<{element}, {head_dim}, {causal}>(
 
 template cudaError_t flash::run_bwd_<{element}, {head_dim}, {causal}>(
     flash::BwdParams&, int, cudaStream_t);
+template bool flash::bwd_uses_sm90_<{element}, {head_dim}, {causal}>(
+    const flash::BwdParams&, int);
 """,
 }
 

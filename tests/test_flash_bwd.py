@@ -401,7 +401,8 @@ def deterministic_grads(run, inputs, g):
 
 @pytest.mark.usefixtures("kernels")
 @pytest.mark.parametrize("case", ["mha", "gqa", "mqa_causal", "varlen", "hdim256",
-                                  "serial128", "serial256"])
+                                  "serial128", "serial256", "window", "bottom_right_window",
+                                  "waves"])
 def test_deterministic(case):
     dtype = torch.bfloat16
     if case == "varlen":
@@ -417,10 +418,18 @@ def test_deterministic(case):
         inputs = qkv(1, 4, 2, 700, 901, 256, dtype)
         run, reference = sdpa_style(is_causal=True, deterministic=True)
     elif case.startswith("serial"):
-        # 66 (batch, KV head) pairs: on a GPU of up to 132 SMs, 2 CTA columns, each walking
-        # several key blocks of 3 query blocks (an odd step count: the Hopper kernel's Q/dO
-        # buffers alternate roles from one key block to the next).
+        # 66 (batch, KV head) pairs: on a GPU of up to 132 SMs, the mma.sync kernel's 2 CTA
+        # columns each walk several key blocks of 3 query blocks.
         inputs = qkv(33, 2, 2, 190, 1000, int(case.removeprefix("serial")), dtype)
+        run, reference = sdpa_style(is_causal=False, deterministic=True)
+    elif case == "window":  # the key blocks adding to a query block start past the first
+        inputs = qkv(2, 4, 2, 900, 700, 64, dtype)
+        run, reference = sdpa_style(window_size=(150, 40), deterministic=True)
+    elif case == "bottom_right_window":  # the first 500 rows see no key
+        inputs = qkv(1, 4, 4, 1100, 600, 128, dtype)
+        run, reference = flash_style(causal=True, window_size=(200, -1), deterministic=True)
+    elif case == "waves":  # more key blocks in one head than SMs: the order spans waves
+        inputs = qkv(1, 2, 1, 200, 40000, 64, dtype)
         run, reference = sdpa_style(is_causal=False, deterministic=True)
     else:
         heads = {"mha": (4, 4), "gqa": (8, 2), "mqa_causal": (8, 1)}[case]

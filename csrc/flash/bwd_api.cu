@@ -1,4 +1,4 @@
-// Host side of the flash backward: the deterministic dq slices, what a device can run, and
+// Host side of the flash backward: the deterministic workspaces, what a device can run, and
 // kernel selection over the compiled variants.
 #include <algorithm>
 #include <cstdint>
@@ -11,14 +11,33 @@
 
 namespace flash {
 
-// Deterministic: one slice per CTA column, enough columns to give every SM a CTA, no more than
-// there are key blocks of the smallest kBlockN (64).
-int bwd_dq_splits(const BwdParams& p) {
-  if (!p.deterministic) return 1;
+// Deterministic, mma.sync kernel: one slice per CTA column, enough columns to give every SM a
+// CTA, no more than there are key blocks of the smallest kBlockN (64). Hopper kernel: a counter
+// per 64 query rows (its kBlockM) of each (batch, query head).
+BwdWorkspace bwd_workspace(const BwdParams& p, int max_smem) {
+  BwdWorkspace w;
+  if (!p.deterministic) return w;
+  BwdParams call = p;
+  drop_unbounded_windows(call);
+  const bool sm90 = with_variant(p.is_bf16, kernel_head_dim(p.head_dim), [&](auto tag, auto dim) {
+    using Element = typename decltype(tag)::type;
+    constexpr int kHeadDim = decltype(dim)::value;
+    if constexpr (kDtypeBuilt<Element> && kHeadDimBuilt<kHeadDim>) {
+      return call.window_right == 0 ? bwd_uses_sm90_<Element, kHeadDim, true>(call, max_smem)
+                                    : bwd_uses_sm90_<Element, kHeadDim, false>(call, max_smem);
+    } else {
+      return false;
+    }
+  });
+  if (sm90) {
+    w.dq_semaphores = int64_t(p.batch) * p.heads_q * ((int64_t(p.seqlen_q) + 63) / 64);
+    return w;
+  }
   const int64_t ctas = std::max<int64_t>(1, int64_t(p.batch) * p.heads_kv);
   const int64_t columns = (std::max(p.num_sms, 1) + ctas - 1) / ctas;
   const int64_t key_blocks = (int64_t(p.seqlen_k) + 63) / 64;
-  return static_cast<int>(std::max<int64_t>(1, std::min(columns, key_blocks)));
+  w.dq_splits = static_cast<int>(std::max<int64_t>(1, std::min(columns, key_blocks)));
+  return w;
 }
 
 int64_t bwd_dq_rows(const BwdParams& p) { return LseRows(p).count(); }

@@ -18,8 +18,9 @@ namespace flash {
 
 using namespace cute;
 
-// The key blocks, batch and KV head of one backward CTA. Deterministic grid (dq slices, batch,
-// KV heads): CTA x walks key blocks x, x + dq_splits, ... into its own dq slice. Otherwise one
+// The key blocks, batch and KV head of one backward CTA. Deterministic grid of the mma.sync
+// kernel (dq slices, batch, KV heads): CTA x walks key blocks x, x + dq_splits, ... into its own
+// dq slice. Otherwise (the Hopper kernel's deterministic calls too: p.dq_semaphore) one
 // key block per CTA, on a grid (key blocks, batch, KV heads): the CTAs running at once share a
 // head or two, whose Q and dO stay in L2. key_block_major (causal calls of at most 4 waves):
 // a 1-D grid with the key block slowest, so that the first key blocks, the longest under a
@@ -32,7 +33,7 @@ struct BwdTile {
   int n_block, n_step, bidb, kv_head, dq_slice;
 
   __device__ BwdTile(const BwdParams& p, int block_n) {
-    if (p.deterministic) {
+    if (p.deterministic && p.dq_semaphore == nullptr) {
       n_block = blockIdx.x;
       n_step = gridDim.x;
       bidb = blockIdx.y;
@@ -74,17 +75,23 @@ __device__ __forceinline__ auto key_rows(T* base, int64_t batch_stride, int64_t 
 
 // The steps of key block n_block of (seq, kv_head): the query heads h_first.. of the KV head's
 // group, and for each the query blocks m_first..m_last whose rows see some key of the block
-// (the same for every head). Every role of a kernel derives the same sequence from it.
+// (the same for every head), from m_last down under ordered dq additions (p.dq_semaphore): the
+// key blocks of a head then reach each query block at the same step, whatever the mask (the
+// last query block is the last of every block under causal masks), so that their additions,
+// ordered by key block, wait only for each other's reductions. Every role of a kernel derives
+// the same sequence from it.
 template <int kBlockM, int kBlockN, bool kCausal>
 struct KeyBlockSteps {
   Mask<kCausal> visible;  // visibility only (no ALiBi)
   int n0, keys, m_first, m_last, h_first, num_steps;
+  bool reverse;
 
   __device__ __forceinline__ KeyBlockSteps(const BwdParams& p, const SeqLen& seq, int kv_head,
                                            int n_block)
       : visible(seq.seqlen_q, seq.seqlen_k, p.bottom_right, p.window_left, p.window_right, 0.f),
         n0(n_block * kBlockN),
-        keys(min(kBlockN, seq.seqlen_k - n0)) {
+        keys(min(kBlockN, seq.seqlen_k - n0)),
+        reverse(p.dq_semaphore != nullptr) {
     const int row_begin = visible.row_begin(n0);
     const int row_end = visible.row_end(n0 + keys - 1, seq.seqlen_q);
     const int num_m = row_end > row_begin ? (row_end + kBlockM - 1) / kBlockM - row_begin / kBlockM : 0;
@@ -99,13 +106,20 @@ struct KeyBlockSteps {
   // step's (past the last step: a head past the group).
   template <typename Fn>
   __device__ __forceinline__ void walk(Fn&& fn) const {
-    for (int i = 0, h = h_first, m = m_first; i < num_steps; ++i) {
-      const int h_next = m == m_last ? h + 1 : h;
-      const int m_next = m == m_last ? m_first : m + 1;
+    const int m_start = reverse ? m_last : m_first, m_stop = reverse ? m_first : m_last;
+    for (int i = 0, h = h_first, m = m_start; i < num_steps; ++i) {
+      const int h_next = m == m_stop ? h + 1 : h;
+      const int m_next = m == m_stop ? m_start : m + (reverse ? -1 : 1);
       fn(i, h, m, h_next, m_next);
       h = h_next;
       m = m_next;
     }
+  }
+
+  // How many key blocks before this one add to query block m (one of this block's steps): they
+  // form a run ending at this block, from the block of the first key that row m * kBlockM sees.
+  __device__ __forceinline__ int earlier_key_blocks(int m) const {
+    return n0 / kBlockN - visible.template n_block_begin<kBlockN>(m * kBlockM);
   }
 
   // walk's steps as step(i, h, m, h_next, m_next, is_masked), is_masked (std::true_type or

@@ -37,9 +37,10 @@ cudaError_t launch_bwd_main(Kernel kernel, int threads, int smem, int block_n, b
   const int n_blocks = (params.seqlen_k + block_n - 1) / block_n;
   BwdParams p = params;
   const int64_t ctas = int64_t{n_blocks} * p.batch * p.heads_kv;
-  p.key_block_major = !p.deterministic && causal && ctas <= 4 * int64_t{p.num_sms};
+  const bool slices = p.deterministic && p.dq_semaphore == nullptr;
+  p.key_block_major = !slices && causal && ctas <= 4 * int64_t{p.num_sms};
   // BwdTile's grids.
-  const dim3 grid = p.deterministic       ? dim3(p.dq_splits, p.batch, p.heads_kv)
+  const dim3 grid = slices                ? dim3(p.dq_splits, p.batch, p.heads_kv)
                     : p.key_block_major ? dim3(static_cast<unsigned>(ctas))
                                         : dim3(n_blocks, p.batch, p.heads_kv);
   kernel<<<grid, threads, smem, stream>>>(p, extra...);
@@ -69,16 +70,28 @@ cudaError_t launch_bwd_sm80(const BwdParams& params, cudaStream_t stream) {
 }
 
 template <typename Element, int kHeadDim, bool kCausal>
+bool bwd_uses_sm90_(const BwdParams& params, int max_smem) {
+  using Sm90 = Sm90BwdConfig<kHeadDim, Element>;
+  if constexpr (std::is_void_v<Sm90>) {
+    return false;
+  } else {
+    static const bool sm90 = has_sm90_binary(&bwd_sm90_kernel<Sm90, kCausal>);
+    return sm90 && params.hopper_kernels && params.dropout_p == 0.f &&
+           Sm90::kSmemSize <= max_smem && sm90_bwd_fits<Sm90>(params);
+  }
+}
+
+template <typename Element, int kHeadDim, bool kCausal>
 cudaError_t run_bwd_(BwdParams& params, int max_smem, cudaStream_t stream) {
   using Sm90 = Sm90BwdConfig<kHeadDim, Element>;
   if constexpr (!std::is_void_v<Sm90>) {
-    auto kernel = &bwd_sm90_kernel<Sm90, kCausal>;
-    static const bool sm90 = has_sm90_binary(kernel);
-    if (sm90 && params.hopper_kernels && params.dropout_p == 0.f &&
-        Sm90::kSmemSize <= max_smem && sm90_bwd_fits<Sm90>(params)) {
+    // Deterministic calls need the counters that order the dq additions (bwd_workspace).
+    if (bwd_uses_sm90_<Element, kHeadDim, kCausal>(params, max_smem) &&
+        (!params.deterministic || params.dq_semaphore != nullptr)) {
       return launch_bwd<Element, kHeadDim>(params, stream, [&] {
-        return launch_bwd_main(kernel, Sm90::kNThreads, Sm90::kSmemSize, Sm90::kBlockN, kCausal,
-                               params, stream, make_sm90_bwd_tma<Sm90>(params));
+        return launch_bwd_main(&bwd_sm90_kernel<Sm90, kCausal>, Sm90::kNThreads, Sm90::kSmemSize,
+                               Sm90::kBlockN, kCausal, params, stream,
+                               make_sm90_bwd_tma<Sm90>(params));
       });
     }
   }

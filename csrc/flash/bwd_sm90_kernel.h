@@ -283,8 +283,9 @@ __device__ __forceinline__ void bwd_sm90_producer(const BwdParams& params,
 // The dQ writer (one thread): for each step, once the consumers have staged its dq, one TMA
 // tensor reduction per box into the fp32 accumulators of the CTA's dq slice, then the staging
 // buffer back to the consumers (kSplitD: Q/dO's buffer back to the producer) once the
-// reductions have read it. Deterministic mode also waits for them to finish at each key
-// block's end, so that the next key block's additions come after these.
+// reductions have read it. Deterministic calls (params.dq_semaphore) add in key block order:
+// the step waits until the query block's counter shows every earlier key block's additions,
+// and counts its own once they have finished.
 template <typename Traits, bool kCausal>
 __device__ __forceinline__ void bwd_sm90_dq_writer(const BwdParams& params,
                                                    const Sm90BwdTma<Traits>& tma,
@@ -305,6 +306,15 @@ __device__ __forceinline__ void bwd_sm90_dq_writer(const BwdParams& params,
       const int stage = g % Traits::kDqStages;
       NamedBarrier::sync(Traits::kNConsumers + 32, uint32_t(Sm90BwdBarrier::kDqFull) + stage);
       if (cute::elect_one_sync()) {
+        int* counter = nullptr;
+        if (params.dq_semaphore != nullptr) {
+          const int m_blocks = (params.seqlen_q + kBlockM - 1) / kBlockM;
+          counter = params.dq_semaphore + (int64_t(tile.bidb) * params.heads_q + h) * m_blocks + m;
+          const int turn = steps.earlier_key_blocks(m);
+          while (load_acquire_gpu(counter) != turn) {
+          }
+          fence_async_proxy_global();  // the reductions below come after the ones counted
+        }
         const int z = (tile.dq_slice * rows.batch + b) * rows.heads + h;
         const int row0 = seq.q_row0 + m * kBlockM;
         CUTE_UNROLL
@@ -324,7 +334,13 @@ __device__ __forceinline__ void bwd_sm90_dq_writer(const BwdParams& params,
           }
         }
         bulk_commit_group();
-        bulk_wait_group_read<0>();
+        if (counter != nullptr) {
+          bulk_wait_group<0>();  // the additions are done
+          fence_async_proxy_global();
+          add_release_gpu(counter, 1);
+        } else {
+          bulk_wait_group_read<0>();
+        }
         if constexpr (Traits::kSplitD) {
           Barrier::arrive(bars.q_empty(g % 2));
         } else {
@@ -334,8 +350,6 @@ __device__ __forceinline__ void bwd_sm90_dq_writer(const BwdParams& params,
       __syncwarp();
       ++g;
     });
-    if (params.deterministic && cute::elect_one_sync()) bulk_wait_group<0>();
-    __syncwarp();
   }
 }
 

@@ -8,9 +8,15 @@
 
 namespace flash {
 
-// How many fp32 dq slices the call needs (params.dq_splits): 1, or for deterministic calls
-// enough CTA columns to fill the GPU (reads batch, heads_kv, seqlen_k, num_sms, deterministic).
-int bwd_dq_splits(const BwdParams& params);
+// The fp32 workspaces a call needs besides dq_accum's rows: dq_splits slices of dq_accum (1, or
+// for deterministic calls of the mma.sync kernel enough CTA columns to fill the GPU), and
+// dq_semaphores zeroed int32 counters (deterministic calls of the Hopper kernel, which order
+// their dq additions instead). Reads the call's shapes, pointers, strides and options.
+struct BwdWorkspace {
+  int dq_splits = 1;
+  int64_t dq_semaphores = 0;
+};
+BwdWorkspace bwd_workspace(const BwdParams& params, int max_smem);
 
 // Rows of one dq slice: the rows of lse (B * Hq * Sq dense, Hq * Tq varlen).
 int64_t bwd_dq_rows(const BwdParams& params);
@@ -29,5 +35,8 @@ cudaError_t run_bwd(BwdParams& params, int max_smem, cudaStream_t stream);
 // csrc/flash/instantiations/bwd_hdim<D>_<fp16|bf16>[_causal].cu; run_bwd picks one.
 template <typename Element, int kHeadDim, bool kCausal>
 cudaError_t run_bwd_(BwdParams& params, int max_smem, cudaStream_t stream);
+// Whether run_bwd_ runs the call on the Hopper kernel (bwd_sm90_kernel.h).
+template <typename Element, int kHeadDim, bool kCausal>
+bool bwd_uses_sm90_(const BwdParams& params, int max_smem);
 
 }  // namespace flash

@@ -88,11 +88,16 @@ struct BwdParams : FwdParams {
   // rowsum(dO * O) per query row, laid out like lse; written by the preprocess kernel.
   float* dsum = nullptr;
   // dq accumulated in fp32 by atomics: (dq_splits, lse rows, kernel head dim), zeroed by the
-  // caller. Deterministic calls give each CTA column of the grid its own slice (dq_splits of them),
-  // summed in a fixed order by the convert kernel; otherwise dq_splits = 1.
+  // caller. Deterministic calls of the mma.sync kernel give each CTA column of the grid its own
+  // slice (dq_splits of them), summed in a fixed order by the convert kernel; otherwise
+  // dq_splits = 1.
   float* dq_accum = nullptr;
   int dq_splits = 1;
   bool deterministic = false;
+  // Deterministic calls of the Hopper kernel (bwd_workspace says which): one dq, its additions
+  // ordered by key block through a counter per (batch, query head, 64 query rows) of the key
+  // blocks that have added there, zeroed by the caller; nullptr otherwise.
+  int* dq_semaphore = nullptr;
   // Grid order (BwdTile), chosen at launch: key block slowest on a 1-D grid, or by head.
   bool key_block_major = false;
 };

@@ -62,6 +62,23 @@ __forceinline__ __device__ void bulk_wait_group() {
   asm volatile("cp.async.bulk.wait_group %0;\n" ::"n"(kPending) : "memory");
 }
 
+// Orders this thread's global memory accesses through the async proxy (TMA) with its ordinary
+// ones, both ways.
+__forceinline__ __device__ void fence_async_proxy_global() {
+  asm volatile("fence.proxy.async.global;\n" ::: "memory");
+}
+
+// A counter in global memory shared by the CTAs of a grid: read with acquire and add with
+// release semantics at GPU scope.
+__forceinline__ __device__ int load_acquire_gpu(const int* counter) {
+  int value;
+  asm volatile("ld.acquire.gpu.global.b32 %0, [%1];\n" : "=r"(value) : "l"(counter) : "memory");
+  return value;
+}
+__forceinline__ __device__ void add_release_gpu(int* counter, int value) {
+  asm volatile("red.release.gpu.global.add.s32 [%0], %1;\n" ::"l"(counter), "r"(value) : "memory");
+}
+
 // Issues acc = A B (kZero) or acc += A B over every k-block as one wgmma batch of the
 // warpgroup, without waiting: warpgroup_wait<n>() then gmma_done(acc) before reading acc.
 template <bool kZero, typename TiledMma, typename TA, typename TB, typename Acc>

@@ -133,7 +133,6 @@ std::tuple<Tensor, Tensor, Tensor> backward(const Tensor& grad_out_in, const Ten
   gpu::set_strides(dk, p.dk_batch_stride, p.dk_head_stride, p.dk_row_stride);
   gpu::set_strides(dv, p.dv_batch_stride, p.dv_head_stride, p.dv_row_stride);
   p.deterministic = deterministic;
-  p.dq_splits = flash::bwd_dq_splits(p);
   const int max_smem = gpu::device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin, q);
   int needed = 0;
   const char* unsupported = flash::bwd_unsupported(p, max_smem, &needed);
@@ -142,13 +141,21 @@ std::tuple<Tensor, Tensor, Tensor> backward(const Tensor& grad_out_in, const Ten
               " needs ", (needed + 1023) / 1024, " KB of shared memory per block; ", q.device(),
               " has ", max_smem / 1024, " KB)");
 
-  // Workspaces: rowsum(dO * O) laid out like lse, and dq in fp32 (zeroed: atomics add into it).
+  // Workspaces: rowsum(dO * O) laid out like lse, dq in fp32 (zeroed: atomics add into it), and
+  // the counters that order a deterministic call's dq additions on the Hopper kernel.
   const auto f32 = q.options().dtype(at::kFloat);
   const Tensor dsum = at::empty_like(lse);
+  const flash::BwdWorkspace workspace = flash::bwd_workspace(p, max_smem);
+  p.dq_splits = workspace.dq_splits;
   const Tensor dq_accum = at::zeros(
       {p.dq_splits, flash::bwd_dq_rows(p), flash::kernel_head_dim(p.head_dim)}, f32);
   p.dsum = dsum.data_ptr<float>();
   p.dq_accum = dq_accum.data_ptr<float>();
+  Tensor dq_semaphore;
+  if (workspace.dq_semaphores > 0) {
+    dq_semaphore = at::zeros({workspace.dq_semaphores}, q.options().dtype(at::kInt));
+    p.dq_semaphore = dq_semaphore.data_ptr<int>();
+  }
   poison({dq, dk, dv});
   gpu::check_launch(flash::run_bwd(p, max_smem, c10::cuda::getCurrentCUDAStream()),
                     "flash backward");

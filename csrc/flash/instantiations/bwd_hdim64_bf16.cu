@@ -3,3 +3,5 @@
 
 template cudaError_t flash::run_bwd_<cutlass::bfloat16_t, 64, false>(
     flash::BwdParams&, int, cudaStream_t);
+template bool flash::bwd_uses_sm90_<cutlass::bfloat16_t, 64, false>(
+    const flash::BwdParams&, int);
