@@ -75,11 +75,11 @@ __device__ __forceinline__ auto key_rows(T* base, int64_t batch_stride, int64_t 
 
 // The steps of key block n_block of (seq, kv_head): the query heads h_first.. of the KV head's
 // group, and for each the query blocks m_first..m_last whose rows see some key of the block
-// (the same for every head), from m_last down under ordered dq additions (p.dq_semaphore): the
-// key blocks of a head then reach each query block at the same step, whatever the mask (the
-// last query block is the last of every block under causal masks), so that their additions,
-// ordered by key block, wait only for each other's reductions. Every role of a kernel derives
-// the same sequence from it.
+// (the same for every head), from m_last down when p.walk_down: under a causal mask the key
+// blocks of a head then reach each query block at the same step (the last query block is the
+// last of every key block), so that ordered dq additions (p.dq_semaphore) wait only for each
+// other's reductions, and the CTAs running at once read the same Q and dO. Every role of a
+// kernel derives the same sequence from it.
 template <int kBlockM, int kBlockN, bool kCausal>
 struct KeyBlockSteps {
   Mask<kCausal> visible;  // visibility only (no ALiBi)
@@ -91,7 +91,7 @@ struct KeyBlockSteps {
       : visible(seq.seqlen_q, seq.seqlen_k, p.bottom_right, p.window_left, p.window_right, 0.f),
         n0(n_block * kBlockN),
         keys(min(kBlockN, seq.seqlen_k - n0)),
-        reverse(p.dq_semaphore != nullptr) {
+        reverse(p.walk_down) {
     const int row_begin = visible.row_begin(n0);
     const int row_end = visible.row_end(n0 + keys - 1, seq.seqlen_q);
     const int num_m = row_end > row_begin ? (row_end + kBlockM - 1) / kBlockM - row_begin / kBlockM : 0;

@@ -100,6 +100,9 @@ struct BwdParams : FwdParams {
   int* dq_semaphore = nullptr;
   // Grid order (BwdTile), chosen at launch: key block slowest on a 1-D grid, or by head.
   bool key_block_major = false;
+  // Walk order (KeyBlockSteps), chosen at launch: a key block's query blocks from the last down
+  // (the Hopper kernel's causal and deterministic calls).
+  bool walk_down = false;
 };
 
 }  // namespace flash
