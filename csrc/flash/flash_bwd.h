@@ -8,8 +8,8 @@
 
 namespace flash {
 
-// The fp32 workspaces a call needs besides dq_accum's rows: dq_splits slices of dq_accum (1, or
-// for deterministic calls of the mma.sync kernel enough CTA columns to fill the GPU), and
+// The workspaces a call needs besides dsum: dq_splits fp32 slices of dq_accum (1, or for
+// deterministic calls of the mma.sync kernel enough CTA columns to fill the GPU), and
 // dq_semaphores zeroed int32 counters (deterministic calls of the Hopper kernel, which order
 // their dq additions instead). Reads the call's shapes, pointers, strides and options.
 struct BwdWorkspace {
