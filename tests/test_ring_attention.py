@@ -17,10 +17,11 @@ import torch.multiprocessing as mp
 from attention_check import assert_rule
 
 import flash_ext
-from flash_ext.distributed import ring_attention, shard, unshard
+from flash_ext.distributed import ring_attention, ring_attention_varlen, shard, unshard
 from flash_ext.distributed.layout import Segment
-from flash_ext.distributed.ring import _pair
-from flash_ext.reference import attention_ref
+from flash_ext.distributed.pairs import dense_pair
+from flash_ext.distributed.ring import _global_cu_seqlens
+from flash_ext.reference import attention_ref, attention_varlen_ref
 
 pytestmark = pytest.mark.skipif(not dist.is_available() or not dist.is_gloo_available(),
                                 reason="needs torch.distributed with gloo")
@@ -70,12 +71,53 @@ def run_case(case: Case, group_rank: int) -> None:
         assert_rule(f"{case} rank {group_rank}: {name}", value, ref64[name], ref_lowp[name])
 
 
-def worker(rank: int, world: int, init_file: str, cases: list[Case]) -> None:
+@dataclasses.dataclass(frozen=True)
+class VarlenCase:
+    layout: str
+    documents: tuple[int, ...]  # lengths of the packed documents
+    is_causal: bool = False
+    heads: tuple[int, int] = (4, 4)
+    head_dim: int = 64
+    dtype: torch.dtype = torch.float32
+    seed: int = 0
+
+
+def run_varlen_case(case: VarlenCase, group_rank: int) -> None:
+    torch.manual_seed(case.seed)
+    total = sum(case.documents)
+    cu = torch.tensor([0, *torch.tensor(case.documents).cumsum(0).tolist()], dtype=torch.int32)
+    heads_q, heads_kv = case.heads
+    q = torch.randn(total, heads_q, case.head_dim, dtype=case.dtype)
+    k, v = (torch.randn(total, heads_kv, case.head_dim, dtype=case.dtype) for _ in range(2))
+    g = torch.randn_like(q)
+    local = [shard(t, layout=case.layout, dim=0).requires_grad_(True) for t in (q, k, v)]
+    out, lse = ring_attention_varlen(*local, cu, layout=case.layout, is_causal=case.is_causal,
+                                     enable_gqa=heads_q != heads_kv, return_lse=True)
+    grads = torch.autograd.grad(out, local, shard(g, layout=case.layout, dim=0))
+    gathered = {"out": unshard(out.detach(), layout=case.layout, dim=0),
+                "lse": unshard(lse, layout=case.layout, dim=1)}
+    for name, t in zip(("dq", "dk", "dv"), grads):
+        gathered[name] = unshard(t, layout=case.layout, dim=0)
+    window = (-1, 0) if case.is_causal else (-1, -1)
+
+    def reference(compute_dtype):
+        x = [t.to(compute_dtype or case.dtype).requires_grad_(True) for t in (q, k, v)]
+        ref_out, ref_lse = attention_varlen_ref(*x, cu, cu, window_size=window,
+                                                compute_dtype=compute_dtype)
+        ref_grads = torch.autograd.grad(ref_out, x, g.to(ref_out.dtype))
+        return {"out": ref_out, "lse": ref_lse, **dict(zip(("dq", "dk", "dv"), ref_grads))}
+
+    ref64, ref_lowp = reference(torch.float64), reference(None)
+    for name, value in gathered.items():
+        assert_rule(f"{case} rank {group_rank}: {name}", value, ref64[name], ref_lowp[name])
+
+
+def worker(rank: int, world: int, init_file: str, cases: list[Case | VarlenCase]) -> None:
     dist.init_process_group("gloo", init_method=f"file://{init_file}", rank=rank,
                             world_size=world)
     try:
         for case in cases:
-            run_case(case, rank)
+            (run_varlen_case if isinstance(case, VarlenCase) else run_case)(case, rank)
     finally:
         dist.destroy_process_group()
 
@@ -93,12 +135,19 @@ CASES_2 = [
     Case("zigzag", window_size=(-1, 13), heads=(4, 2)),
     Case("zigzag", is_causal=True, dtype=torch.bfloat16, seed=1),
     Case("contiguous", is_causal=True, seqlen=2, batch=1),
+    # Documents within a shard, across shards, over a whole shard, one row long, empty.
+    VarlenCase("contiguous", (10, 37, 0, 49, 1, 47)),
+    VarlenCase("zigzag", (10, 37, 0, 49, 1, 47), is_causal=True, heads=(4, 2)),
+    VarlenCase("contiguous", (96,), is_causal=True),
+    VarlenCase("zigzag", (5, 91), is_causal=True, dtype=torch.bfloat16, heads=(2, 1)),
 ]
 CASES_4 = [
     Case("zigzag", is_causal=True, heads=(4, 2), seqlen=160),
     Case("contiguous", seqlen=160),
     Case("contiguous", is_causal=True, window_size=(50, -1), seqlen=160),
     Case("zigzag", window_size=(30, 30), seqlen=160, head_dim=32),
+    VarlenCase("zigzag", (3, 50, 27, 0, 60, 20), is_causal=True, heads=(4, 1)),
+    VarlenCase("contiguous", (70, 90)),
 ]
 
 
@@ -108,12 +157,13 @@ def test_matches_reference(world, cases, tmp_path):
 
 
 def test_one_rank(tmp_path):
-    spawn(1, [Case("contiguous", is_causal=True), Case("zigzag", window_size=(5, 3))], tmp_path)
+    spawn(1, [Case("contiguous", is_causal=True), Case("zigzag", window_size=(5, 3)),
+              VarlenCase("zigzag", (7, 0, 33), is_causal=True)], tmp_path)
 
 
 def test_pair_windows():
-    """_pair's slices and top-left windows give each (query, key) of two segments exactly the
-    global mask, for segments at any offsets (the layouts only make aligned ones)."""
+    """dense_pair's slices and top-left windows give each (query, key) of two segments exactly
+    the global mask, for segments at any offsets (the layouts only make aligned ones)."""
     generator = torch.Generator().manual_seed(0)
 
     def draw(low, high):
@@ -123,7 +173,7 @@ def test_pair_windows():
         qs, ks = (Segment(draw(0, 60), draw(1, 20), draw(0, 5)) for _ in range(2))
         left, right = (int(w) for w in torch.tensor([-1, 0, 1, 3, 10, 40])[
             torch.randint(0, 6, (2,), generator=generator)])
-        pair = _pair(qs, ks, left, right)
+        pair = dense_pair(qs, ks, left, right)
         for a in range(qs.length):
             for b in range(ks.length):
                 i, j = qs.start + a, ks.start + b
@@ -152,6 +202,11 @@ def test_errors():
         ring_attention(q, q, q, window_size=(-2, 0))
     with pytest.raises(ValueError, match="torch.float64 on cpu"):
         ring_attention(q.double(), q.double(), q.double())
+    with pytest.raises(ValueError, match="expected a 3-D tensor"):
+        ring_attention_varlen(q, q, q, [0, 8])
+    for cu in ([0, 5, 3, 10], [1, 10], [0, 9], [0, 2.5, 10]):
+        with pytest.raises(ValueError, match="cu_seqlens"):
+            _global_cu_seqlens(cu, 10)
     if not dist.is_initialized():
         with pytest.raises(RuntimeError, match="init_process_group"):
             shard(q)

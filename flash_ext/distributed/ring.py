@@ -17,83 +17,14 @@ the last step.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 import torch
 import torch.distributed as dist
 from torch import Tensor
 from torch.autograd.function import once_differentiable
 
-from flash_ext.distributed.layout import Segment, check_layout, group_size_rank, segments
-
-
-@dataclass(frozen=True)
-class RingOptions:
-    group: dist.ProcessGroup | None
-    layout: str
-    window_left: int  # -1: unbounded; as flash_ext.attention's window_size, in global rows
-    window_right: int  # 0: causal
-    scale: float
-    deterministic: bool
-
-
-@dataclass(frozen=True)
-class _Pair:
-    """A query slice attending to a key slice of the shards, with the kernels' top-left window
-    that puts the global mask on them."""
-
-    q_rows: slice
-    k_rows: slice
-    window_left: int
-    window_right: int
-
-
-def _pair(q_seg: Segment, k_seg: Segment, window_left: int, window_right: int) -> _Pair | None:
-    """The rows of q_seg that see some key of k_seg, the keys some of them see, and the window
-    (relative to the slices' first rows) that gives query a key b of those slices; None when no
-    row sees a key. Global rows: query i sees key j when i - window_left <= j <= i +
-    window_right (-1: unbounded), that is, for a, b the rows within the segments and shift =
-    q_seg.start - k_seg.start, lo <= b - a <= hi with lo = shift - window_left,
-    hi = shift + window_right."""
-    q_len, k_len = q_seg.length, k_seg.length
-    shift = q_seg.start - k_seg.start
-    hi = None if window_right < 0 else shift + window_right
-    lo = None if window_left < 0 else shift - window_left
-    q0 = 0 if hi is None else max(0, -hi)  # rows a < -hi see no key (b >= 0 > a + hi)
-    q1 = q_len if lo is None else min(q_len, k_len - lo)  # rows a > k_len - 1 - lo see none
-    k0 = 0 if lo is None else max(0, lo)  # keys b < lo: no row sees them (b >= a + lo >= lo)
-    k1 = k_len if hi is None else min(k_len, q1 + hi)  # keys past the last row's right edge
-    if q1 <= q0 or k1 <= k0:
-        return None
-    # In the slices' rows a' = a - q0, b' = b - k0: lo - k0 + q0 <= b' - a' <= hi - k0 + q0,
-    # a left bound <= 0 and a right bound >= 0 (lo <= hi), as the kernels' windows are.
-    return _Pair(slice(q_seg.offset + q0, q_seg.offset + q1),
-                 slice(k_seg.offset + k0, k_seg.offset + k1),
-                 -1 if lo is None else -(lo - k0 + q0),
-                 -1 if hi is None else hi - k0 + q0)
-
-
-def _pairs(q_segments: list[Segment], k_segments: list[Segment],
-           options: RingOptions) -> list[_Pair]:
-    pairs = (_pair(qs, ks, options.window_left, options.window_right)
-             for qs in q_segments for ks in k_segments)
-    return [p for p in pairs if p is not None]
-
-
-def _fwd(q: Tensor, k: Tensor, v: Tensor, pair: _Pair,
-         options: RingOptions) -> tuple[Tensor, Tensor]:
-    return torch.ops.flash_ext.attention_fwd(
-        q[:, :, pair.q_rows], k[:, :, pair.k_rows], v[:, :, pair.k_rows], None, None, None, 0.0,
-        options.scale, pair.window_left, pair.window_right, False, 0.0, options.deterministic)
-
-
-def _bwd(dout: Tensor, q: Tensor, k: Tensor, v: Tensor, out: Tensor, lse: Tensor, pair: _Pair,
-         options: RingOptions) -> tuple[Tensor, Tensor, Tensor]:
-    rows, keys = pair.q_rows, pair.k_rows
-    return torch.ops.flash_ext.attention_bwd(
-        dout[:, :, rows], q[:, :, rows], k[:, :, keys], v[:, :, keys], out[:, :, rows],
-        lse[:, :, rows], None, None, None, 0.0, options.scale, pair.window_left,
-        pair.window_right, False, 0.0, options.deterministic)
+from flash_ext.distributed.layout import check_layout, group_size_rank, segments
+from flash_ext.distributed.pairs import Dense, RingOptions, Varlen, rows
 
 
 def _merge(acc_out: Tensor, acc_lse: Tensor, out: Tensor, lse: Tensor) -> None:
@@ -134,32 +65,36 @@ def _wait(requests: list) -> None:
         request.wait()
 
 
-def ring_forward(q: Tensor, k: Tensor, v: Tensor, options: RingOptions) -> tuple[Tensor, Tensor]:
-    ring = _Ring(options.group)
-    local_len = q.shape[2]
-    q_segments = segments(options.layout, ring.rank, ring.world, local_len)
+def ring_forward(q: Tensor, k: Tensor, v: Tensor, attention: Dense | Varlen,
+                 group: dist.ProcessGroup | None) -> tuple[Tensor, Tensor]:
+    ring = _Ring(group)
+    dim, local_len = attention.row_dim, q.shape[attention.row_dim]
+    layout = attention.options.layout
+    q_segments = segments(layout, ring.rank, ring.world, local_len)
     acc_out = torch.zeros(q.shape, dtype=torch.float32, device=q.device)
-    acc_lse = torch.full(q.shape[:3], float("-inf"), dtype=torch.float32, device=q.device)
+    acc_lse = attention.new_lse(q)
     kv = torch.stack([k, v])
     for step in range(ring.world):
         last = step == ring.world - 1
         if not last:
             next_kv, requests = ring.pass_on(kv)
-        k_segments = segments(options.layout, ring.owner(step), ring.world, local_len)
-        for pair in _pairs(q_segments, k_segments, options):
-            out, lse = _fwd(q, kv[0], kv[1], pair, options)
-            _merge(acc_out[:, :, pair.q_rows], acc_lse[:, :, pair.q_rows], out, lse)
+        k_segments = segments(layout, ring.owner(step), ring.world, local_len)
+        for pair in attention.pairs(q_segments, k_segments):
+            out, lse = attention.forward(q, kv[0], kv[1], pair)
+            _merge(rows(acc_out, dim, pair.q_rows), rows(acc_lse, dim, pair.q_rows), out, lse)
         if not last:
             _wait(requests)
             kv = next_kv
-    return acc_out.to(q.dtype), acc_lse
+    return acc_out.to(q.dtype), attention.final_lse(acc_lse)
 
 
 def ring_backward(dout: Tensor, q: Tensor, k: Tensor, v: Tensor, out: Tensor, lse: Tensor,
-                  options: RingOptions) -> tuple[Tensor, Tensor, Tensor]:
-    ring = _Ring(options.group)
-    local_len = q.shape[2]
-    q_segments = segments(options.layout, ring.rank, ring.world, local_len)
+                  attention: Dense | Varlen,
+                  group: dist.ProcessGroup | None) -> tuple[Tensor, Tensor, Tensor]:
+    ring = _Ring(group)
+    dim, local_len = attention.row_dim, q.shape[attention.row_dim]
+    layout = attention.options.layout
+    q_segments = segments(layout, ring.rank, ring.world, local_len)
     dq = torch.zeros(q.shape, dtype=torch.float32, device=q.device)
     kv = torch.stack([k, v])
     dkv_in_flight = None  # the owner's dK/dV so far, coming from the previous rank
@@ -168,12 +103,12 @@ def ring_backward(dout: Tensor, q: Tensor, k: Tensor, v: Tensor, out: Tensor, ls
         if not last:
             next_kv, kv_requests = ring.pass_on(kv)
         dkv = torch.zeros(kv.shape, dtype=torch.float32, device=q.device)
-        k_segments = segments(options.layout, ring.owner(step), ring.world, local_len)
-        for pair in _pairs(q_segments, k_segments, options):
-            dq_pair, dk_pair, dv_pair = _bwd(dout, q, kv[0], kv[1], out, lse, pair, options)
-            dq[:, :, pair.q_rows] += dq_pair
-            dkv[0, :, :, pair.k_rows] += dk_pair
-            dkv[1, :, :, pair.k_rows] += dv_pair
+        k_segments = segments(layout, ring.owner(step), ring.world, local_len)
+        for pair in attention.pairs(q_segments, k_segments):
+            dq_pair, dk_pair, dv_pair = attention.backward(dout, q, kv[0], kv[1], out, lse, pair)
+            rows(dq, dim, pair.q_rows).add_(dq_pair)
+            rows(dkv[0], dim, pair.k_rows).add_(dk_pair)
+            rows(dkv[1], dim, pair.k_rows).add_(dv_pair)
         if dkv_in_flight is not None:
             received, dkv_requests = dkv_in_flight
             _wait(dkv_requests)
@@ -191,10 +126,11 @@ def ring_backward(dout: Tensor, q: Tensor, k: Tensor, v: Tensor, out: Tensor, ls
 
 class _RingAttention(torch.autograd.Function):
     @staticmethod
-    def forward(ctx, q: Tensor, k: Tensor, v: Tensor, options: RingOptions):
-        out, lse = ring_forward(q, k, v, options)
+    def forward(ctx, q: Tensor, k: Tensor, v: Tensor, attention: Dense | Varlen,
+                group: dist.ProcessGroup | None):
+        out, lse = ring_forward(q, k, v, attention, group)
         ctx.save_for_backward(q, k, v, out, lse)
-        ctx.options = options
+        ctx.attention, ctx.group = attention, group
         ctx.mark_non_differentiable(lse)
         return out, lse
 
@@ -202,8 +138,8 @@ class _RingAttention(torch.autograd.Function):
     @once_differentiable
     def backward(ctx, dout: Tensor, _dlse: Tensor):
         q, k, v, out, lse = ctx.saved_tensors
-        dq, dk, dv = ring_backward(dout.contiguous(), q, k, v, out, lse, ctx.options)
-        return dq, dk, dv, None
+        dq, dk, dv = ring_backward(dout.contiguous(), q, k, v, out, lse, ctx.attention, ctx.group)
+        return dq, dk, dv, None, None
 
 
 # What flash_ext::attention_fwd/bwd run on each device: the CPU kernel, the flash kernel.
@@ -211,12 +147,13 @@ _KERNEL_DTYPES = {"cpu": (torch.float32, torch.float16, torch.bfloat16),
                   "cuda": (torch.float16, torch.bfloat16)}
 
 
-def _check(q: Tensor, k: Tensor, v: Tensor, layout: str, enable_gqa: bool,
-           window_size: tuple[int, int]) -> None:
+def _check(q: Tensor, k: Tensor, v: Tensor, layout: str, enable_gqa: bool, shape: str) -> None:
+    """The checks both entry points share; `shape` names the layout of q, k, v."""
     check_layout(layout)
+    dims = shape.count(",") + 1
     for name, t in (("query", q), ("key", k), ("value", v)):
-        if not isinstance(t, Tensor) or t.dim() != 4:
-            raise ValueError(f"{name}: expected a 4-D tensor (B, H, S_local, D), got "
+        if not isinstance(t, Tensor) or t.dim() != dims:
+            raise ValueError(f"{name}: expected a {dims}-D tensor {shape}, got "
                              f"{tuple(t.shape) if isinstance(t, Tensor) else type(t).__name__}")
     if k.shape != v.shape:
         raise ValueError(f"key and value must have the same shape, got {tuple(k.shape)} and "
@@ -229,21 +166,24 @@ def _check(q: Tensor, k: Tensor, v: Tensor, layout: str, enable_gqa: bool,
         raise ValueError(f"query dtype {q.dtype} on {q.device.type}: ring_attention runs the "
                          f"{'flash' if q.device.type == 'cuda' else 'CPU'} kernels there, which "
                          f"take {', '.join(map(str, accepted)) or 'no tensors of this device'}")
-    if q.shape[0] != k.shape[0] or q.shape[2] != k.shape[2] or q.shape[3] != k.shape[3]:
+    head = 1  # the heads dim, of (B, H, S, D) and of (T, H, D)
+    same = [d for d in range(dims) if d != head]
+    if any(q.shape[d] != k.shape[d] for d in same):
         raise ValueError(f"query {tuple(q.shape)} and key {tuple(k.shape)}: ring attention "
-                         "shards queries and keys alike (self-attention), so batch, local "
-                         "sequence length and head dim must match")
-    heads_q, heads_kv = q.shape[1], k.shape[1]
+                         "shards queries and keys alike (self-attention), so all but the heads "
+                         "must match")
+    heads_q, heads_kv = q.shape[head], k.shape[head]
     if heads_q != heads_kv and not (enable_gqa and heads_kv > 0 and heads_q % heads_kv == 0):
         raise ValueError(f"query has {heads_q} heads and key {heads_kv}: different counts need "
                          "enable_gqa=True and key heads dividing query heads")
-    if layout == "zigzag" and q.shape[2] % 2:
+    local_len = q.shape[2 if dims == 4 else 0]
+    if layout == "zigzag" and local_len % 2:
         raise ValueError(f"layout='zigzag': the local sequence length must be even (two "
-                         f"chunks a rank), got {q.shape[2]}")
-    if (not isinstance(window_size, (tuple, list)) or len(window_size) != 2
-            or any(not isinstance(w, int) or w < -1 for w in window_size)):
-        raise ValueError(f"window_size={window_size!r}: expected (left, right), each -1 "
-                         "(unbounded) or >= 0")
+                         f"chunks a rank), got {local_len}")
+
+
+def _scale(scale: float | None, head_dim: int) -> float:
+    return 1.0 / math.sqrt(head_dim) if scale is None else float(scale)
 
 
 def ring_attention(query: Tensor, key: Tensor, value: Tensor, *,
@@ -261,10 +201,45 @@ def ring_attention(query: Tensor, key: Tensor, value: Tensor, *,
     top-left aligned as in SDPA; GQA as in SDPA (enable_gqa). Differentiable in query, key and
     value (once). CPU tensors run the CPU kernel (group over gloo), CUDA tensors the flash
     kernel (fp16/bf16, group over NCCL)."""
-    _check(query, key, value, layout, enable_gqa, window_size)
+    _check(query, key, value, layout, enable_gqa, "(B, H, S_local, D)")
+    if (not isinstance(window_size, (tuple, list)) or len(window_size) != 2
+            or any(not isinstance(w, int) or w < -1 for w in window_size)):
+        raise ValueError(f"window_size={window_size!r}: expected (left, right), each -1 "
+                         "(unbounded) or >= 0")
     window_left, window_right = window_size
-    options = RingOptions(group, layout, window_left, 0 if is_causal else window_right,
-                          1.0 / math.sqrt(query.shape[-1]) if scale is None else float(scale),
-                          deterministic)
-    out, lse = _RingAttention.apply(query, key, value, options)
+    attention = Dense(RingOptions(layout, window_left, 0 if is_causal else window_right,
+                                  _scale(scale, query.shape[-1]), deterministic))
+    out, lse = _RingAttention.apply(query, key, value, attention, group)
+    return (out, lse) if return_lse else out
+
+
+def _global_cu_seqlens(cu_seqlens, total: int) -> list[int]:
+    values = cu_seqlens.tolist() if isinstance(cu_seqlens, Tensor) else list(cu_seqlens)
+    if (len(values) < 2 or any(not isinstance(x, int) for x in values) or values[0] != 0
+            or values[-1] != total or any(b < a for a, b in zip(values, values[1:]))):
+        raise ValueError(f"cu_seqlens: expected the non-decreasing int prefix sums of the "
+                         f"documents, from 0 to the packed sequence's {total} rows (the ranks' "
+                         f"rows together), got {values[:8]}{'...' if len(values) > 8 else ''}")
+    return values
+
+
+def ring_attention_varlen(query: Tensor, key: Tensor, value: Tensor, cu_seqlens, *,
+                          group: dist.ProcessGroup | None = None, layout: str = "contiguous",
+                          is_causal: bool = False, scale: float | None = None,
+                          enable_gqa: bool = False, deterministic: bool = False,
+                          return_lse: bool = False) -> Tensor | tuple[Tensor, Tensor]:
+    """ring_attention on a packed sequence of documents (attention within each document, as
+    flash_ext.attention_varlen): query (T_local, Hq, D), key and value (T_local, Hkv, D), this
+    rank's rows by `layout` of the T = W * T_local packed rows (shard(x, dim=0)), and
+    cu_seqlens the documents' prefix sums over all T rows (a tensor or a list of ints, the
+    same on every rank): documents may span shards. Returns this rank's rows of the output,
+    (T_local, Hq, D); with return_lse also their fp32 log-sum-exp (Hq, T_local). is_causal
+    within each document."""
+    _check(query, key, value, layout, enable_gqa, "(T_local, H, D)")
+    world, _ = group_size_rank(group)
+    cu = _global_cu_seqlens(cu_seqlens, world * query.shape[0])
+    attention = Varlen(RingOptions(layout, -1, 0 if is_causal else -1,
+                                   _scale(scale, query.shape[-1]), deterministic),
+                       cu, query.device)
+    out, lse = _RingAttention.apply(query, key, value, attention, group)
     return (out, lse) if return_lse else out
