@@ -227,3 +227,15 @@ def test_example_block():
          str(script), "--seqlen", "64"], capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     assert ": ok" in result.stdout, result.stdout[-3000:]
+
+
+def test_bench_context_parallel_runs():
+    """benchmarks/bench_context_parallel.py end to end on the CPU (2 ranks, gloo, a tiny size):
+    the script the GPU run uses stays runnable."""
+    script = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_context_parallel.py"
+    result = subprocess.run(
+        [sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc-per-node", "2",
+         str(script), "--device", "cpu", "--seqlens", "128", "--heads", "1", "--iters", "1"],
+        capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    assert "| 128 | yes | fwd+bwd |" in result.stdout, result.stdout[-3000:]
