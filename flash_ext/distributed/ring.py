@@ -4,16 +4,14 @@ a torch.distributed group.
 Each rank holds the query, key and value rows of its shard (layout.py says which global rows).
 Forward: W steps over a group of W ranks; at step t a rank holds the key/value shard of rank
 r - t, sends it on to r + 1 and receives the next one (batched point-to-point ops, in flight
-while it computes), and attends its queries to the keys it holds with the kernels' ops
-(flash_ext::attention_fwd: the CPU kernel on CPU tensors, the flash kernel on CUDA), the causal
-mask and window applied in global positions. The partial outputs are merged in fp32 through
-their log-sum-exps. Backward: the key/value shards go round again; each rank runs the
+while it computes), and runs its queries against the keys it holds, pair of segments by pair
+(pairs.py: the global mask on each, the kernels' ops). The partial outputs are merged in fp32
+through their log-sum-exps. Backward: the key/value shards go round again; each rank runs the
 kernels' backward op on every pair with the merged output and lse (so each pair's
 probabilities are the final ones), adds dq in place, and adds its dK/dV contribution to the
-owner's fp32 accumulator, which travels one rank behind the shard and reaches its owner after
+shard's fp32 accumulator, which travels one rank behind the shard and reaches its owner after
 the last step.
 """
-
 from __future__ import annotations
 
 import math
@@ -65,26 +63,32 @@ def _wait(requests: list) -> None:
         request.wait()
 
 
-def ring_forward(q: Tensor, k: Tensor, v: Tensor, attention: Dense | Varlen,
-                 group: dist.ProcessGroup | None) -> tuple[Tensor, Tensor]:
-    ring = _Ring(group)
-    dim, local_len = attention.row_dim, q.shape[attention.row_dim]
+def _shards(ring: _Ring, attention: Dense | Varlen, q: Tensor, k: Tensor, v: Tensor):
+    """Yields, for each step, the K/V shard this rank holds (k and v stacked) and the pairs of
+    its query segments with that shard's segments; the next shard is on its way meanwhile."""
+    local_len = q.shape[attention.row_dim]
     layout = attention.options.layout
-    q_segments = segments(layout, ring.rank, ring.world, local_len)
-    acc_out = torch.zeros(q.shape, dtype=torch.float32, device=q.device)
-    acc_lse = attention.new_lse(q)
+    mine = segments(layout, ring.rank, ring.world, local_len)
     kv = torch.stack([k, v])
     for step in range(ring.world):
         last = step == ring.world - 1
         if not last:
             next_kv, requests = ring.pass_on(kv)
-        k_segments = segments(layout, ring.owner(step), ring.world, local_len)
-        for pair in attention.pairs(q_segments, k_segments):
-            out, lse = attention.forward(q, kv[0], kv[1], pair)
-            _merge(rows(acc_out, dim, pair.q_rows), rows(acc_lse, dim, pair.q_rows), out, lse)
+        yield kv, attention.pairs(mine, segments(layout, ring.owner(step), ring.world, local_len))
         if not last:
             _wait(requests)
             kv = next_kv
+
+
+def ring_forward(q: Tensor, k: Tensor, v: Tensor, attention: Dense | Varlen,
+                 group: dist.ProcessGroup | None) -> tuple[Tensor, Tensor]:
+    dim = attention.row_dim
+    acc_out = torch.zeros(q.shape, dtype=torch.float32, device=q.device)
+    acc_lse = attention.new_lse(q)
+    for kv, pairs in _shards(_Ring(group), attention, q, k, v):
+        for pair in pairs:
+            out, lse = attention.forward(q, kv[0], kv[1], pair)
+            _merge(rows(acc_out, dim, pair.q_rows), rows(acc_lse, dim, pair.q_rows), out, lse)
     return acc_out.to(q.dtype), attention.final_lse(acc_lse)
 
 
@@ -92,19 +96,12 @@ def ring_backward(dout: Tensor, q: Tensor, k: Tensor, v: Tensor, out: Tensor, ls
                   attention: Dense | Varlen,
                   group: dist.ProcessGroup | None) -> tuple[Tensor, Tensor, Tensor]:
     ring = _Ring(group)
-    dim, local_len = attention.row_dim, q.shape[attention.row_dim]
-    layout = attention.options.layout
-    q_segments = segments(layout, ring.rank, ring.world, local_len)
+    dim = attention.row_dim
     dq = torch.zeros(q.shape, dtype=torch.float32, device=q.device)
-    kv = torch.stack([k, v])
-    dkv_in_flight = None  # the owner's dK/dV so far, coming from the previous rank
-    for step in range(ring.world):
-        last = step == ring.world - 1
-        if not last:
-            next_kv, kv_requests = ring.pass_on(kv)
+    dkv_in_flight = None  # the held shard's dK/dV so far, coming from the previous rank
+    for kv, pairs in _shards(ring, attention, q, k, v):
         dkv = torch.zeros(kv.shape, dtype=torch.float32, device=q.device)
-        k_segments = segments(layout, ring.owner(step), ring.world, local_len)
-        for pair in attention.pairs(q_segments, k_segments):
+        for pair in pairs:
             dq_pair, dk_pair, dv_pair = attention.backward(dout, q, kv[0], kv[1], out, lse, pair)
             rows(dq, dim, pair.q_rows).add_(dq_pair)
             rows(dkv[0], dim, pair.k_rows).add_(dk_pair)
@@ -115,9 +112,6 @@ def ring_backward(dout: Tensor, q: Tensor, k: Tensor, v: Tensor, out: Tensor, ls
             dkv += received
         if ring.world > 1:
             dkv_in_flight = ring.pass_on(dkv)  # to the rank that holds this shard next
-        if not last:
-            _wait(kv_requests)
-            kv = next_kv
     if dkv_in_flight is not None:  # this rank's own dK/dV, back from the last rank that held it
         dkv, dkv_requests = dkv_in_flight
         _wait(dkv_requests)
