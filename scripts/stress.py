@@ -1,0 +1,152 @@
+"""Long runs: many forward and backward calls with changing shapes (dense and varlen, GQA,
+causal, windows, dropout, flash-attn's layout), checking that host memory (and device memory on
+CUDA) stays flat and that a second run with the same seed gives the same results, bit for bit.
+
+    python scripts/stress.py                       # CPU, 10000 calls twice
+    python scripts/stress.py --device cuda --calls 10000
+
+Each call's inputs, options and dropout come from a generator seeded by (seed, call index); a
+call's digest is the float64 sums of its output and gradients. Memory: resident set size (and
+torch.cuda.memory_allocated / memory_reserved) sampled every --every calls; after the first
+sample (caches, allocator pools and lazily built kernels settle there), the samples may not
+grow by more than --slack-mb. Exit status 1 on growth or on a digest that differs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from dataclasses import dataclass
+
+import torch
+
+import flash_ext
+
+
+@dataclass
+class Memory:
+    host_mb: float
+    device_allocated_mb: float
+    device_reserved_mb: float
+
+
+def memory(device: torch.device) -> Memory:
+    with open("/proc/self/statm") as f:  # pages: size, resident, ...
+        resident = int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    if device.type == "cuda":
+        torch.cuda.synchronize(device)
+        allocated = torch.cuda.memory_allocated(device)
+        reserved = torch.cuda.memory_reserved(device)
+    else:
+        allocated = reserved = 0
+    return Memory(resident / 2**20, allocated / 2**20, reserved / 2**20)
+
+
+def one_call(index: int, seed: int, device: torch.device) -> tuple[float, ...]:
+    """Call `index` of a run: draws its case, runs forward and backward, returns its digest."""
+    gen = torch.Generator().manual_seed(seed * 1_000_003 + index)
+
+    def pick(*choices):
+        return choices[int(torch.randint(len(choices), (1,), generator=gen))]
+
+    dtype = torch.bfloat16 if device.type == "cuda" else pick(torch.float32, torch.bfloat16)
+    heads_kv = pick(1, 2, 4)
+    heads_q = heads_kv * pick(1, 2, 4)
+    head_dim = pick(32, 64, 128) if device.type == "cuda" else pick(16, 40, 64)
+    causal = pick(False, True)
+    window = pick((-1, -1), (-1, -1), (8, 0), (16, 4))
+    dropout_p = pick(0.0, 0.0, 0.1)
+    entry = pick("attention", "attention_varlen", "flash_attn_func")
+    torch.manual_seed(seed * 7919 + index)  # inputs and dropout masks
+
+    def randn(*shape):
+        return torch.randn(*shape, dtype=dtype, device=device, requires_grad=True)
+
+    if entry == "attention_varlen":
+        lengths = [int(n) for n in torch.randint(0, 40, (pick(1, 3, 5),), generator=gen)]
+        cu = torch.tensor([0, *torch.tensor(lengths).cumsum(0).tolist()], dtype=torch.int32,
+                          device=device)
+        total, longest = sum(lengths), max(max(lengths), 1)
+        q, k, v = randn(total, heads_q, head_dim), randn(total, heads_kv, head_dim), \
+            randn(total, heads_kv, head_dim)
+        out = flash_ext.attention_varlen(q, k, v, cu, cu, longest, longest, dropout_p=dropout_p,
+                                         is_causal=causal, enable_gqa=True, window_size=window)
+    else:
+        batch, seqlen_q, seqlen_k = pick(1, 2, 3), int(torch.randint(1, 70, (1,), generator=gen)), \
+            int(torch.randint(1, 70, (1,), generator=gen))
+        if entry == "attention":
+            q = randn(batch, heads_q, seqlen_q, head_dim)
+            k, v = randn(batch, heads_kv, seqlen_k, head_dim), randn(batch, heads_kv, seqlen_k,
+                                                                     head_dim)
+            out = flash_ext.attention(q, k, v, dropout_p=dropout_p, is_causal=causal,
+                                      enable_gqa=True, window_size=window)
+        else:
+            q = randn(batch, seqlen_q, heads_q, head_dim)
+            k, v = randn(batch, seqlen_k, heads_kv, head_dim), randn(batch, seqlen_k, heads_kv,
+                                                                     head_dim)
+            out = flash_ext.flash_attn_func(q, k, v, dropout_p=dropout_p, causal=causal,
+                                            window_size=window,
+                                            deterministic=device.type == "cuda")
+    grads = torch.autograd.grad(out, (q, k, v), torch.randn_like(out))
+    return tuple(t.double().sum().item() for t in (out, *grads))
+
+
+def run(calls: int, seed: int, device: torch.device, every: int,
+        log=print) -> tuple[list[tuple[float, ...]], list[Memory]]:
+    """The digests of `calls` calls, and the memory sampled every `every` calls."""
+    digests, samples = [], []
+    start = time.perf_counter()
+    for index in range(calls):
+        digests.append(one_call(index, seed, device))
+        if (index + 1) % every == 0:
+            samples.append(memory(device))
+            m = samples[-1]
+            log(f"  {index + 1} calls, {time.perf_counter() - start:.0f} s: host {m.host_mb:.0f} "
+                f"MB, device allocated {m.device_allocated_mb:.0f} MB, reserved "
+                f"{m.device_reserved_mb:.0f} MB")
+    return digests, samples
+
+
+def growth(samples: list[Memory]) -> dict[str, float]:
+    """Largest rise of each figure over its first sample, in MB."""
+    if not samples:
+        return {}
+    first = samples[0]
+    return {name: max(getattr(s, name) - getattr(first, name) for s in samples)
+            for name in ("host_mb", "device_allocated_mb", "device_reserved_mb")}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--device", default="cpu", choices=("cpu", "cuda"))
+    parser.add_argument("--calls", type=int, default=10_000)
+    parser.add_argument("--every", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--slack-mb", type=float, default=64.0,
+                        help="growth allowed after the first sample (default 64)")
+    args = parser.parse_args()
+    device = torch.device(args.device)
+    failed = False
+    print(f"run 1: {args.calls} calls on {device}")
+    first, samples = run(args.calls, args.seed, device, args.every)
+    print(f"run 2: the same {args.calls} calls again")
+    second, samples_2 = run(args.calls, args.seed, device, args.every)
+    differing = [i for i, (a, b) in enumerate(zip(first, second)) if a != b]
+    if differing:
+        failed = True
+        print(f"FAILED: {len(differing)} calls differ between the runs, first call "
+              f"{differing[0]}: {first[differing[0]]} vs {second[differing[0]]}")
+    else:
+        print(f"repeatable: the {args.calls} calls' digests of both runs are identical")
+    rises = growth(samples + samples_2)
+    print("growth after the first sample: " + ", ".join(f"{k} {v:+.1f}" for k, v in rises.items()))
+    if any(v > args.slack_mb for v in rises.values()):
+        failed = True
+        print(f"FAILED: memory grew by more than {args.slack_mb} MB")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
