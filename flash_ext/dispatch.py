@@ -41,6 +41,7 @@ class AttentionCall:
     alibi: bool = False
     softcap: bool = False
     varlen: bool = False
+    value_head_dim: bool = False  # v's head dim differs from q's and k's
     needs_grad: bool = False  # q, k or v requires grad, with grad mode on
 
 
@@ -59,6 +60,7 @@ class Backend:
     alibi: bool = False
     softcap: bool = False
     varlen: bool = False
+    value_head_dim: bool = False
     backward: bool = True
     automatic: bool = True  # chosen without being asked for
     unavailable: str | None = None  # why it cannot run in this install, if so
@@ -117,12 +119,13 @@ BACKENDS: tuple[Backend, ...] = (
     ),
     Backend(
         "cpu", f"CPU flash kernels ({CPU_ISA})", frozenset({"cpu"}), FLOAT_DTYPES,
-        masks=frozenset({"bool", "additive"}), **ALL_FEATURES,
+        masks=frozenset({"bool", "additive"}), value_head_dim=True, **ALL_FEATURES,
     ),
     Backend(
         "math", "reference.py in plain PyTorch (materializes the score matrix)",
         frozenset({"cpu", "cuda"}), FLOAT_DTYPES | {torch.float64},
-        masks=frozenset({"bool", "additive"}), mask_grad=True, automatic=False, **ALL_FEATURES,
+        masks=frozenset({"bool", "additive"}), mask_grad=True, automatic=False,
+        value_head_dim=True, **ALL_FEATURES,
     ),
 )
 BACKEND_NAMES = tuple(b.name for b in BACKENDS)

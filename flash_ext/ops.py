@@ -40,20 +40,22 @@ def _like_rows(t: Tensor) -> Tensor:
     return torch.empty_like(t, memory_format=torch.contiguous_format)
 
 
-def _forward_outputs(q: Tensor, varlen: bool) -> tuple[Tensor, Tensor]:
-    """out like q, and lse (B, Hq, Sq) dense or (Hq, Tq) varlen, fp32."""
+def _forward_outputs(q: Tensor, v: Tensor, varlen: bool) -> tuple[Tensor, Tensor]:
+    """out like q (contiguous, with v's head dim, where that differs), and lse (B, Hq, Sq) dense
+    or (Hq, Tq) varlen, fp32 (csrc/api empty_forward_outputs)."""
     lse_shape = (q.shape[1], q.shape[0]) if varlen else (q.shape[0], q.shape[1], q.shape[2])
-    return _like_rows(q), q.new_empty(lse_shape, dtype=torch.float32)
+    out = _like_rows(q) if v.shape[-1] == q.shape[-1] else q.new_empty((*q.shape[:-1], v.shape[-1]))
+    return out, q.new_empty(lse_shape, dtype=torch.float32)
 
 
 @torch.library.register_fake("flash_ext::attention_fwd")
 def _attention_fwd_fake(q, k, v, *args):
-    return _forward_outputs(q, varlen=False)
+    return _forward_outputs(q, v, varlen=False)
 
 
 @torch.library.register_fake("flash_ext::attention_varlen_fwd")
 def _attention_varlen_fwd_fake(q, k, v, *args):
-    return _forward_outputs(q, varlen=True)
+    return _forward_outputs(q, v, varlen=True)
 
 
 def _grads_like(q: Tensor, k: Tensor, v: Tensor) -> tuple[Tensor, Tensor, Tensor]:
@@ -72,7 +74,7 @@ def _attention_varlen_bwd_fake(grad_out, q, k, v, out, lse, *args):
 
 @torch.library.register_fake("flash_ext::mem_eff_fwd")
 def _mem_eff_fwd_fake(q, k, v, attn_bias, cu_seqlens_q, *args):
-    return _forward_outputs(q, varlen=cu_seqlens_q is not None)
+    return _forward_outputs(q, v, varlen=cu_seqlens_q is not None)
 
 
 def _mem_eff_row_alignment(dtype: torch.dtype) -> int:

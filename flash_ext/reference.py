@@ -91,6 +91,14 @@ def attention_scores(
     return scores.masked_fill(~visible, float("-inf"))
 
 
+def _no_key_output(q: Tensor, v: Tensor, dtype: torch.dtype) -> Tensor:
+    """The output of rows that see no key: q * 0 (zeros, NaN where q holds NaN or Inf, and a
+    zero gradient for q), with v's head dim."""
+    if v.shape[-1] == q.shape[-1]:
+        return q.to(dtype) * 0
+    return (q.to(dtype).sum(-1, keepdim=True) * 0).expand(*q.shape[:-1], v.shape[-1])
+
+
 def attention_ref(
     q: Tensor,
     k: Tensor,
@@ -124,7 +132,7 @@ def attention_ref(
         lse = torch.full(q.shape[:3], float("-inf"), dtype=lse_dtype, device=q.device)
         if sinks is not None:
             lse = sinks.to(lse_dtype).view(1, -1, 1).expand_as(lse)
-        return q.to(dtype) * 0, lse
+        return _no_key_output(q, v, dtype), lse
     scores = attention_scores(q, k, attn_mask=attn_mask, is_causal=is_causal,
                               window_size=window_size, bottom_right=bottom_right, scale=scale,
                               alibi_slopes=alibi_slopes, softcap=softcap, compute_dtype=dtype)
@@ -181,7 +189,7 @@ def attention_varlen_ref(
         k0, k1 = int(cu_seqlens_k[b]), int(cu_seqlens_k[b + 1])
         qb, kb, vb = (t.transpose(0, 1).unsqueeze(0) for t in (q[q0:q1], k[k0:k1], v[k0:k1]))
         if q1 == q0 or k1 == k0:  # no queries, or no keys: zeros, lse = -inf or the sink
-            outs.append(q[q0:q1].to(kwargs.get("compute_dtype") or q.dtype) * 0)
+            outs.append(_no_key_output(q[q0:q1], v, kwargs.get("compute_dtype") or q.dtype))
             lse = torch.full((q.shape[1], q1 - q0), float("-inf"), device=q.device)
             lses.append(lse if sinks is None else sinks[:, None].to(lse.dtype).expand_as(lse))
             continue

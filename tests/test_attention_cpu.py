@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import itertools
 
@@ -10,7 +11,8 @@ import torch
 from attention_check import check_against_reference
 
 import flash_ext
-from flash_ext.reference import attention_ref
+from flash_ext import dispatch
+from flash_ext.reference import attention_ref, attention_varlen_ref
 
 DTYPES = [torch.float32, torch.bfloat16, torch.float16]
 SEQLENS = [(1, 1), (17, 17), (113, 113), (17, 113), (113, 17), (1, 64)]
@@ -189,3 +191,85 @@ def test_backward_is_deterministic():
         runs.append(torch.autograd.grad(out.float().square().sum(), (q, k, v)))
     for a, b in zip(*runs):
         assert torch.equal(a, b)
+
+
+# v's head dim differing from q's and k's (DeepSeek-V3: 192 and 128); out takes v's.
+
+VALUE_HEAD_DIMS = [(192, 128), (64, 32), (40, 72), (16, 136)]
+
+
+def with_value_head_dim(inputs, head_dim_v):
+    q, k, v = inputs
+    return q, k, torch.randn(*v.shape[:-1], head_dim_v, dtype=v.dtype)
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
+@pytest.mark.parametrize("head_dims", VALUE_HEAD_DIMS)
+@pytest.mark.parametrize("is_causal", [False, True])
+def test_value_head_dim(dtype, head_dims, is_causal):
+    head_dim, head_dim_v = head_dims
+    check(with_value_head_dim(qkv(2, 4, 2, 70, 90, head_dim, dtype), head_dim_v),
+          is_causal=is_causal)
+
+
+@pytest.mark.parametrize("kwargs", [
+    {"window_size": (20, 5)}, {"softcap": 15.0}, {"alibi_slopes": torch.rand(4)},
+    {"sinks": torch.randn(4)}, {"attn_mask": torch.randn(2, 1, 33, 47)},
+    {"attn_mask": torch.rand(33, 47) > 0.3}])
+def test_value_head_dim_features(kwargs):
+    check(with_value_head_dim(qkv(2, 4, 4, 33, 47, 64, torch.float32), 40), **kwargs)
+
+
+def test_value_head_dim_varlen_and_flash_api():
+    lengths = [13, 0, 40, 7]
+    cu = torch.tensor([0, *torch.tensor(lengths).cumsum(0).tolist()], dtype=torch.int32)
+    total = sum(lengths)
+    q, k, v = torch.randn(total, 4, 48), torch.randn(total, 2, 48), torch.randn(total, 2, 24)
+
+    def run(q, k, v):
+        return flash_ext.attention_varlen(q, k, v, cu, cu, 40, 40, is_causal=True,
+                                          enable_gqa=True, return_lse=True)
+
+    check_against_reference(run, functools.partial(attention_varlen_ref, cu_seqlens_q=cu,
+                                                   cu_seqlens_k=cu, window_size=(-1, 0)),
+                            (q, k, v))
+    # flash_attn_func: (B, S, H, D) with bottom-right causal alignment.
+    q, k, v = with_value_head_dim(qkv(2, 4, 4, 30, 50, 32, torch.float32), 56)
+
+    def run_flash(q, k, v):
+        out, lse, _ = flash_ext.flash_attn_func(q.transpose(1, 2), k.transpose(1, 2),
+                                                v.transpose(1, 2), causal=True,
+                                                return_attn_probs=True)
+        return out.transpose(1, 2), lse
+
+    check_against_reference(run_flash, functools.partial(attention_ref, window_size=(-1, 0),
+                                                         bottom_right=True), (q, k, v))
+
+
+def test_value_head_dim_matches_sdpa():
+    q, k, v = with_value_head_dim(qkv(2, 8, 2, 64, 80, 192, torch.float32), 128)
+    for kwargs in ({}, {"is_causal": True}):
+        ours = flash_ext.attention(q, k, v, enable_gqa=True, **kwargs)
+        theirs = torch.nn.functional.scaled_dot_product_attention(q, k, v, enable_gqa=True,
+                                                                  **kwargs)
+        ref64 = attention_ref(*(t.double() for t in (q, k, v)),
+                              is_causal=kwargs.get("is_causal", False))[0]
+        assert ours.shape == theirs.shape == (2, 8, 64, 128)
+        tol = 2 * (theirs.double() - ref64).abs().max().item() + 1e-5
+        assert (ours.double() - ref64).abs().max().item() <= tol
+
+
+def test_value_head_dim_errors_and_explain():
+    q, k, v = with_value_head_dim(qkv(1, 2, 2, 8, 9, 32, torch.float32), 16)
+    with pytest.raises(ValueError, match="key and value must have the same shape but for the "
+                                         "head_dim"):
+        flash_ext.attention(q, k, v[:, :, :5])
+    with pytest.raises(ValueError, match="head_dim of value must be positive"):
+        flash_ext.attention(q, k, v[..., :0])
+    call = dispatch.AttentionCall(device_type="cuda", dtype=torch.bfloat16, head_dim=192,
+                                  compute_capability=(9, 0), value_head_dim=True)
+    reason = "a head_dim of value different from query's (not supported)"
+    for name in ("flash", "mem_eff", "flex"):
+        assert reason in dispatch.explain_call(call).reasons[name], name
+    cpu_call = dataclasses.replace(call, device_type="cpu", compute_capability=None)
+    assert dispatch.explain_call(cpu_call).reasons["cpu"] == []

@@ -106,6 +106,23 @@ def test_compile_fullgraph_varlen_and_flash_api():
     _compare_compiled(step, (q, k, v))
 
 
+def test_value_head_dim_opcheck_and_compile():
+    """v's head dim differing from q's (the CPU kernels' out takes v's): the ops' fake
+    implementations agree with them, and a compiled step matches eager."""
+    q, k = torch.randn(2, 4, 9, 48), torch.randn(2, 2, 11, 48)
+    v = torch.randn(2, 2, 11, 24)
+    args = (q, k, v, None, None, None, 0.0, 0.2, -1, 0, False, 0.0, False)
+    torch.library.opcheck(ops.attention_fwd, args)
+    out, lse = ops.attention_fwd(*args)
+    torch.library.opcheck(ops.attention_bwd, (torch.randn_like(out), q, k, v, out, lse, *args[3:]))
+    leaves = tuple(t.requires_grad_(True) for t in (q, k, v))
+
+    def step(q, k, v):
+        return (flash_ext.attention(q, k, v, is_causal=True, enable_gqa=True),)
+
+    _compare_compiled(step, leaves)
+
+
 def test_compile_dropout_reproducible():
     q, k, v = dense_args()[:3]
 

@@ -74,12 +74,16 @@ void check_qkv(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v,
     TORCH_CHECK_VALUE(t->device() == q.device(), name, " is on ", t->device(), " but ", n.q,
                       " is on ", q.device(), "; they must be on one device");
   }
-  TORCH_CHECK_VALUE(k.sym_sizes() == v.sym_sizes(), n.k, " and ", n.v,
-                    " must have the same shape, got ", shape_str(k.sym_sizes()), " and ",
-                    shape_str(v.sym_sizes()));
+  // v's head dim may differ from q's and k's (DeepSeek-style attention; SDPA's rule): out has
+  // v's.
+  TORCH_CHECK_VALUE(k.sym_sizes().slice(0, rank - 1) == v.sym_sizes().slice(0, rank - 1), n.k,
+                    " and ", n.v, " must have the same shape but for the head_dim, got ",
+                    shape_str(k.sym_sizes()), " and ", shape_str(v.sym_sizes()));
   const c10::SymInt& head_dim = q.sym_size(-1);
   TORCH_CHECK_VALUE(head_dim > 0, "head_dim must be positive, got ", n.q, " of shape ",
                     shape_str(q.sym_sizes()));
+  TORCH_CHECK_VALUE(v.sym_size(-1) > 0, "head_dim of ", n.v, " must be positive, got shape ",
+                    shape_str(v.sym_sizes()));
   TORCH_CHECK_VALUE(k.sym_size(-1) == head_dim, "head_dim of ", n.k, " (", k.sym_size(-1),
                     ") differs from ", n.q, "'s (", head_dim, "); they must match");
   if (rank == 4) {
@@ -224,12 +228,15 @@ void check_cu_seqlens_values(const at::Tensor& cu_seqlens_q, const at::Tensor& c
 }
 
 void check_backward_inputs(const at::Tensor& grad_out, const at::Tensor& out,
-                           const at::Tensor& lse, const at::Tensor& q, at::IntArrayRef lse_shape) {
-  TORCH_CHECK_VALUE(out.sizes() == q.sizes() && out.scalar_type() == q.scalar_type(),
-                    "out must match q, got ", shape_str(out.sym_sizes()), " ",
+                           const at::Tensor& lse, const at::Tensor& q, const at::Tensor& v,
+                           at::IntArrayRef lse_shape) {
+  std::vector<int64_t> out_shape = q.sizes().vec();
+  out_shape.back() = v.size(-1);
+  TORCH_CHECK_VALUE(out.sizes() == out_shape && out.scalar_type() == q.scalar_type(),
+                    "out must match q with v's head_dim, got ", shape_str(out.sym_sizes()), " ",
                     dtype_name(out.scalar_type()));
-  TORCH_CHECK_VALUE(grad_out.sizes() == q.sizes() && grad_out.scalar_type() == q.scalar_type(),
-                    "grad_out must match q, got ", shape_str(grad_out.sym_sizes()), " ",
+  TORCH_CHECK_VALUE(grad_out.sizes() == out.sizes() && grad_out.scalar_type() == q.scalar_type(),
+                    "grad_out must match out, got ", shape_str(grad_out.sym_sizes()), " ",
                     dtype_name(grad_out.scalar_type()));
   TORCH_CHECK_VALUE(lse.sizes() == lse_shape && lse.scalar_type() == at::kFloat,
                     "lse must be float32 of shape ", lse_shape, ", got ",

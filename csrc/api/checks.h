@@ -39,7 +39,8 @@ struct AttentionOptions {
   double softcap;
 };
 
-// Ranks, floating dtypes, one device, matching sizes; Hkv divides Hq (GQA only if allowed).
+// Ranks, floating dtypes, one device, matching sizes (v's head_dim may differ from q's and k's);
+// Hkv divides Hq (GQA only if allowed).
 void check_qkv(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v,
                const ArgNames& names, bool allow_gqa);
 inline void check_qkv(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v,
@@ -78,8 +79,9 @@ void check_cu_seqlens_values(const at::Tensor& cu_seqlens_q, const at::Tensor& c
                              int64_t total_q, int64_t total_k, int64_t max_seqlen_q,
                              int64_t max_seqlen_k);
 
-// grad_out like out; out like q; lse fp32 of the forward's lse shape.
+// grad_out like out; out like q with v's head_dim; lse fp32 of the forward's lse shape.
 void check_backward_inputs(const at::Tensor& grad_out, const at::Tensor& out,
-                           const at::Tensor& lse, const at::Tensor& q, at::IntArrayRef lse_shape);
+                           const at::Tensor& lse, const at::Tensor& q, const at::Tensor& v,
+                           at::IntArrayRef lse_shape);
 
 }  // namespace flash_ext

@@ -56,6 +56,7 @@ Call describe(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& o
   p.seqlen_q = varlen ? max_seqlen_q : q.size(2);
   p.seqlen_k = varlen ? max_seqlen_k : k.size(2);
   p.head_dim = q.size(-1);
+  p.head_dim_v = v.size(-1);
   if (varlen) {
     p.cu_seqlens_q = cu_seqlens_q->data_ptr<int32_t>();
     p.cu_seqlens_k = cu_seqlens_k->data_ptr<int32_t>();
@@ -113,7 +114,7 @@ std::tuple<Tensor, Tensor> forward(const Tensor& q_in, const Tensor& k_in, const
   check_options(o, q_in, batch);
   const Tensor q = last_dim_contiguous(q_in), k = last_dim_contiguous(k_in),
                v = last_dim_contiguous(v_in);
-  auto [out, lse] = empty_forward_outputs(q, varlen);
+  auto [out, lse] = empty_forward_outputs(q, v, varlen);
   if (forward_without_kernel(out, lse, k)) return {out, lse};
   const Tensor cu_q_c = varlen ? cu_q->contiguous() : Tensor();
   const Tensor cu_k_c = varlen ? cu_k->contiguous() : Tensor();
@@ -140,7 +141,7 @@ std::tuple<Tensor, Tensor, Tensor> backward(const Tensor& grad_out_in, const Ten
   } else if (attn_mask.has_value()) {
     check_attn_mask(*attn_mask, q_in, k_in.size(2));
   }
-  check_backward_inputs(grad_out_in, out_in, lse, q_in, lse_shape(q_in, varlen));
+  check_backward_inputs(grad_out_in, out_in, lse, q_in, v_in, lse_shape(q_in, varlen));
   check_options(o, q_in, batch);
   const Tensor q = last_dim_contiguous(q_in), k = last_dim_contiguous(k_in),
                v = last_dim_contiguous(v_in), out = last_dim_contiguous(out_in),

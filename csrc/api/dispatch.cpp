@@ -98,7 +98,8 @@ bool supports(const BackendCaps& b, const CallInfo& c, std::vector<std::string>*
       {used.window, has.window, "window_size (sliding window)"},
       {used.alibi, has.alibi, "alibi_slopes"},
       {used.softcap, has.softcap, "softcap"},
-      {used.varlen, has.varlen, "variable-length (cu_seqlens) inputs"}};
+      {used.varlen, has.varlen, "variable-length (cu_seqlens) inputs"},
+      {used.value_head_dim, has.value_head_dim, "a head_dim of value different from query's"}};
   for (auto [used, supported, name] : features) {
     if (used && !supported && fail(name, " (not supported)")) return false;
   }

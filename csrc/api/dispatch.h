@@ -25,6 +25,7 @@ struct Features {
   bool alibi = false;
   bool softcap = false;
   bool varlen = false;
+  bool value_head_dim = false;  // v's head dim differs from q's and k's
 };
 
 // What selection needs to know about one call (dispatch.py's AttentionCall).

@@ -102,6 +102,7 @@ Prepared prepare(const EntryArgs& a) {
   c.features.alibi = a.alibi_slopes.has_value();
   c.features.softcap = a.softcap > 0.0;
   c.features.varlen = varlen;
+  c.features.value_head_dim = p.v.sym_size(-1) != p.q.sym_size(-1);
   c.needs_grad = grad_mode && (a.query.requires_grad() || a.key.requires_grad() ||
                                a.value.requires_grad() ||
                                (a.sinks.has_value() && a.sinks->requires_grad()));

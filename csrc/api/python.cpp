@@ -324,7 +324,7 @@ c10::DeviceType to_device_type(PyObject* o) { return c10::Device(to_string(o)).t
 // The Features fields of an AttentionCall or a Backend.
 Features features(PyObject* o) {
   return {attr_bool(o, "dropout"), attr_bool(o, "window"), attr_bool(o, "alibi"),
-          attr_bool(o, "softcap"), attr_bool(o, "varlen")};
+          attr_bool(o, "softcap"), attr_bool(o, "varlen"), attr_bool(o, "value_head_dim")};
 }
 
 // dispatch.py's Backend as BackendCaps.

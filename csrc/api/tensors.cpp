@@ -21,9 +21,13 @@ at::Tensor empty_like_rows(const at::Tensor& t) {
   return t.stride(-1) == 1 ? at::empty_like(t) : at::empty_like(t, at::MemoryFormat::Contiguous);
 }
 
-std::tuple<at::Tensor, at::Tensor> empty_forward_outputs(const at::Tensor& q, bool varlen) {
+std::tuple<at::Tensor, at::Tensor> empty_forward_outputs(const at::Tensor& q, const at::Tensor& v,
+                                                         bool varlen) {
   at::Tensor lse = at::empty(lse_shape(q, varlen), q.options().dtype(at::kFloat));
-  return {empty_like_rows(q), lse};
+  if (v.size(-1) == q.size(-1)) return {empty_like_rows(q), lse};
+  std::vector<int64_t> shape = q.sizes().vec();
+  shape.back() = v.size(-1);
+  return {at::empty(shape, q.options()), lse};
 }
 
 bool forward_without_kernel(at::Tensor& out, at::Tensor& lse, const at::Tensor& k) {

@@ -20,8 +20,10 @@ std::vector<int64_t> lse_shape(const at::Tensor& q, bool varlen);
 // layout of the outputs and gradients that flash_ext/ops.py's fake implementations give.
 at::Tensor empty_like_rows(const at::Tensor& t);
 
-// The forward's out (empty_like_rows(q)) and lse (fp32, contiguous, lse_shape), uninitialized.
-std::tuple<at::Tensor, at::Tensor> empty_forward_outputs(const at::Tensor& q, bool varlen);
+// The forward's out (empty_like_rows(q); contiguous of q's shape with v's head_dim where that
+// differs) and lse (fp32, contiguous, lse_shape), uninitialized.
+std::tuple<at::Tensor, at::Tensor> empty_forward_outputs(const at::Tensor& q, const at::Tensor& v,
+                                                         bool varlen);
 
 // Writes the result of a forward that needs no kernel and returns true: no query rows, or no
 // keys at all (out zeros, lse -inf). Returns false otherwise.

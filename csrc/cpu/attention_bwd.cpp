@@ -41,49 +41,54 @@ struct BackwardScratch {
   Scratch scratch;
   int64_t k_panel_stride;  // floats between the column panels of `k`
   float* k_t;          // [keys / 16][head_dim][16]: B of S = Q K^T
-  float* v_t;          // [keys / 16][head_dim][16]: B of dP = dO V^T
+  float* v_t;          // [keys / 16][head_dim_v][16]: B of dP = dO V^T
   float* k;            // [head_dim / 16][keys][16]: B of dQ += dS K
   float* dk;           // [keys][ld]: fp32 accumulators of the kv head
-  float* dv;           // [keys][ld]
+  float* dv;           // [keys][ld_v]
   float* dq;           // [queries][ld]: fp32 accumulators of the current q head
   float* delta;        // [queries]: rowsum(dO * O)
   float* q;            // [kBlockM][head_dim]: scale * Q rows
   float* q_panels;     // [head_dim / 16][kBlockM][16]: B of dK += dS^T Q
-  float* dout;         // [kBlockM][head_dim]
-  float* dout_panels;  // [head_dim / 16][kBlockM][16]: B of dV += P^T dO
+  float* dout;         // [kBlockM][head_dim_v]
+  float* dout_panels;  // [head_dim_v / 16][kBlockM][16]: B of dV += P^T dO
   float* p;            // [kBlockM][kBlockN]: probabilities
   float* ds;           // [kBlockM][kBlockN]: dP, then dS
   float* p_drop;       // [kBlockM][kBlockN]: dropped, rescaled P (dropout only)
   float* dtanh;        // [kBlockM][kBlockN]: softcap's 1 - tanh^2 (softcap only)
 
-  BackwardScratch(int64_t queries, int64_t keys_max, int64_t head_dim)
-      : scratch(footprint(queries, keys_max, head_dim)) {
+  BackwardScratch(int64_t queries, int64_t keys_max, int64_t head_dim, int64_t head_dim_v)
+      : scratch(footprint(queries, keys_max, head_dim, head_dim_v)) {
     const int64_t keys = round_up(keys_max, kPanelWidth);
     const int64_t ld = round_up(head_dim, kPanelWidth);
+    const int64_t ld_v = round_up(head_dim_v, kPanelWidth);
     k_panel_stride = keys * kPanelWidth;
     k_t = scratch.take(keys * head_dim);
-    v_t = scratch.take(keys * head_dim);
+    v_t = scratch.take(keys * head_dim_v);
     k = scratch.take(keys * ld);
     dk = scratch.take(keys * ld);
-    dv = scratch.take(keys * ld);
+    dv = scratch.take(keys * ld_v);
     dq = scratch.take(queries * ld);
     delta = scratch.take(queries);
     q = scratch.take(kBlockM * head_dim);
     q_panels = scratch.take(kBlockM * ld);
-    dout = scratch.take(kBlockM * head_dim);
-    dout_panels = scratch.take(kBlockM * ld);
+    dout = scratch.take(kBlockM * head_dim_v);
+    dout_panels = scratch.take(kBlockM * ld_v);
     p = scratch.take(kBlockM * kBlockN);
     ds = scratch.take(kBlockM * kBlockN);
     p_drop = scratch.take(kBlockM * kBlockN);
     dtanh = scratch.take(kBlockM * kBlockN);
   }
 
-  static int64_t footprint(int64_t queries, int64_t keys_max, int64_t head_dim) {
+  static int64_t footprint(int64_t queries, int64_t keys_max, int64_t head_dim,
+                           int64_t head_dim_v) {
     const int64_t keys = round_up(keys_max, kPanelWidth);
     const int64_t ld = round_up(head_dim, kPanelWidth);
-    return 2 * Scratch::footprint(keys * head_dim) + 3 * Scratch::footprint(keys * ld) +
+    const int64_t ld_v = round_up(head_dim_v, kPanelWidth);
+    return Scratch::footprint(keys * head_dim) + Scratch::footprint(keys * head_dim_v) +
+           2 * Scratch::footprint(keys * ld) + Scratch::footprint(keys * ld_v) +
            Scratch::footprint(queries * ld) + Scratch::footprint(queries) +
-           2 * Scratch::footprint(kBlockM * head_dim) + 2 * Scratch::footprint(kBlockM * ld) +
+           Scratch::footprint(kBlockM * head_dim) + Scratch::footprint(kBlockM * head_dim_v) +
+           Scratch::footprint(kBlockM * ld) + Scratch::footprint(kBlockM * ld_v) +
            4 * Scratch::footprint(kBlockM * kBlockN);
   }
 };
@@ -105,7 +110,9 @@ void backward_step(const AttentionParams& p, const SeqLen& seq, int64_t h,
                    const VisibleKeys& visible, const ScoreMod& mod, const DropoutTile& dropout,
                    int64_t i0, int64_t rows, int64_t j0, int64_t cols, BackwardScratch& ws) {
   const int64_t d = p.head_dim;
+  const int64_t dv = p.head_dim_v;
   const int64_t ld = round_up(d, kPanelWidth);
+  const int64_t ld_v = round_up(dv, kPanelWidth);
   const float* k_t_block = ws.k_t + (j0 / kPanelWidth) * d * kPanelWidth;
   gemm<false>(rows, cols, d, ws.q, d, k_t_block, d * kPanelWidth, ws.p, kBlockN, false);
   const bool softcap = mod.softcap > 0.f;
@@ -125,8 +132,8 @@ void backward_step(const AttentionParams& p, const SeqLen& seq, int64_t h,
     }
   }
 
-  const float* v_t_block = ws.v_t + (j0 / kPanelWidth) * d * kPanelWidth;
-  gemm<false>(rows, cols, d, ws.dout, d, v_t_block, d * kPanelWidth, ws.ds, kBlockN, false);
+  const float* v_t_block = ws.v_t + (j0 / kPanelWidth) * dv * kPanelWidth;
+  gemm<false>(rows, cols, dv, ws.dout, dv, v_t_block, dv * kPanelWidth, ws.ds, kBlockN, false);
   const float* p_used = ws.p;
   if (dropout.enabled) {
     for (int64_t r = 0; r < rows; ++r) {
@@ -142,8 +149,8 @@ void backward_step(const AttentionParams& p, const SeqLen& seq, int64_t h,
     }
   }
 
-  gemm<true>(cols, d, rows, p_used, kBlockN, ws.dout_panels, kBlockM * kPanelWidth,
-             ws.dv + j0 * ld, ld, true);
+  gemm<true>(cols, dv, rows, p_used, kBlockN, ws.dout_panels, kBlockM * kPanelWidth,
+             ws.dv + j0 * ld_v, ld_v, true);
   gemm<true>(cols, d, rows, ws.ds, kBlockN, ws.q_panels, kBlockM * kPanelWidth, ws.dk + j0 * ld,
              ld, true);
   gemm<false>(rows, d, cols, ws.ds, kBlockN, ws.k + j0 * kPanelWidth, ws.k_panel_stride,
@@ -157,6 +164,7 @@ void backward_kv_head(const AttentionParams& p, const AttentionGradParams& g, co
                       int64_t b, int64_t kv_head, int64_t h_begin, int64_t h_end,
                       BackwardScratch& ws) {
   const int64_t d = p.head_dim;
+  const int64_t dv = p.head_dim_v;
   const int64_t ld = round_up(d, kPanelWidth);
   const int64_t sq = seq.seqlen_q;
   const int64_t sk = seq.seqlen_k;
@@ -164,10 +172,10 @@ void backward_kv_head(const AttentionParams& p, const AttentionGradParams& g, co
   const T* k = static_cast<const T*>(p.k) + seq.k_offset(p.k_strides, kv_head, 0);
   const T* v = static_cast<const T*>(p.v) + seq.k_offset(p.v_strides, kv_head, 0);
   pack_b_panels(k, 1, p.k_strides.row, d, sk, 1.f, ws.k_t, d * kPanelWidth);
-  pack_b_panels(v, 1, p.v_strides.row, d, sk, 1.f, ws.v_t, d * kPanelWidth);
+  pack_b_panels(v, 1, p.v_strides.row, dv, sk, 1.f, ws.v_t, dv * kPanelWidth);
   pack_b_panels(k, p.k_strides.row, 1, sk, d, 1.f, ws.k, ws.k_panel_stride);
   std::fill(ws.dk, ws.dk + sk * ld, 0.f);
-  std::fill(ws.dv, ws.dv + sk * ld, 0.f);
+  std::fill(ws.dv, ws.dv + sk * round_up(dv, kPanelWidth), 0.f);
 
   const VisibleKeys visible = visible_keys(p, seq);
   const T* out = static_cast<const T*>(p.out);
@@ -178,7 +186,7 @@ void backward_kv_head(const AttentionParams& p, const AttentionGradParams& g, co
     const DropoutTile dropout = dropout_tile(p, b, h);
     for (int64_t i = 0; i < sq; ++i) {
       ws.delta[i] = dot_row(dout + seq.q_offset(g.grad_out_strides, h, i),
-                            out + seq.q_offset(p.out_strides, h, i), d);
+                            out + seq.q_offset(p.out_strides, h, i), dv);
     }
     std::fill(ws.dq, ws.dq + sq * ld, 0.f);
     for (int64_t key0 = 0; key0 < sk; key0 += kKeySuperBlock) {
@@ -195,7 +203,7 @@ void backward_kv_head(const AttentionParams& p, const AttentionGradParams& g, co
         }
         load_query_rows(static_cast<const T*>(p.q), p.q_strides, seq, h, i0, rows, d, p.scale,
                         ws.q, ws.q_panels);
-        load_query_rows(dout, g.grad_out_strides, seq, h, i0, rows, d, 1.f, ws.dout,
+        load_query_rows(dout, g.grad_out_strides, seq, h, i0, rows, dv, 1.f, ws.dout,
                         ws.dout_panels);
         for (int64_t j0 = n_begin; j0 < n_end; j0 += kBlockN) {
           backward_step(p, seq, h, visible, mod, dropout, i0, rows, j0,
@@ -216,29 +224,34 @@ void backward_kv_head(const AttentionParams& p, const AttentionGradParams& g, co
 }
 
 // Writes key rows [j0, j1) of dK and dV for kv head `kv_head`: the sum, in split order, of the
-// `splits` fp32 partials at dk[s * partial_stride], dv[s * partial_stride] (row stride ld).
+// `splits` fp32 partials at dk[s * partial_stride], dv[s * partial_stride] (row strides ld,
+// ld_v).
 template <typename T>
 void store_kv_grads(const AttentionParams& p, const AttentionGradParams& g, const SeqLen& seq,
                     int64_t kv_head, int64_t j0, int64_t j1, float* dk, float* dv,
                     int64_t splits, int64_t partial_stride) {
   const int64_t d = p.head_dim;
+  const int64_t dv_dim = p.head_dim_v;
   const int64_t ld = round_up(d, kPanelWidth);
+  const int64_t ld_v = round_up(dv_dim, kPanelWidth);
   T* grad_k = static_cast<T*>(g.grad_k);
   T* grad_v = static_cast<T*>(g.grad_v);
   for (int64_t j = j0; j < j1; ++j) {
     for (int64_t s = 1; s < splits; ++s) {
       add_row(dk + s * partial_stride + j * ld, dk + j * ld, d);
-      add_row(dv + s * partial_stride + j * ld, dv + j * ld, d);
+      add_row(dv + s * partial_stride + j * ld_v, dv + j * ld_v, dv_dim);
     }
     store_row(dk + j * ld, grad_k + seq.k_offset(g.grad_k_strides, kv_head, j), d, 1.f);
-    store_row(dv + j * ld, grad_v + seq.k_offset(g.grad_v_strides, kv_head, j), d, 1.f);
+    store_row(dv + j * ld_v, grad_v + seq.k_offset(g.grad_v_strides, kv_head, j), dv_dim, 1.f);
   }
 }
 
 template <typename T>
 void run_backward(const AttentionParams& p, const AttentionGradParams& g) {
   const int64_t d = p.head_dim;
+  const int64_t dv = p.head_dim_v;
   const int64_t ld = round_up(d, kPanelWidth);
+  const int64_t ld_v = round_up(dv, kPanelWidth);
   const int64_t group = p.heads_q / p.heads_kv;
   std::vector<SeqLen> seqs(p.batch);
   int64_t max_seqlen_q = 0;
@@ -257,7 +270,7 @@ void run_backward(const AttentionParams& p, const AttentionGradParams& g) {
   const int64_t threads = at::get_num_threads();
   const int64_t splits =
       num_pairs >= threads ? 1 : std::min(group, (threads + num_pairs - 1) / num_pairs);
-  const int64_t partial_stride = round_up(max_seqlen_k, kPanelWidth) * ld;
+  const int64_t partial_stride = round_up(max_seqlen_k, kPanelWidth) * std::max(ld, ld_v);
   Scratch partials(splits > 1 ? 2 * num_pairs * splits * partial_stride : 0);
   float* dk_partials = partials.take(splits > 1 ? num_pairs * splits * partial_stride : 0);
   float* dv_partials = partials.take(splits > 1 ? num_pairs * splits * partial_stride : 0);
@@ -279,7 +292,7 @@ void run_backward(const AttentionParams& p, const AttentionGradParams& g) {
 
   for_each_item(
       static_cast<int64_t>(items.size()),
-      [&] { return BackwardScratch(max_seqlen_q, max_seqlen_k, d); },
+      [&] { return BackwardScratch(max_seqlen_q, max_seqlen_k, d, dv); },
       [&](BackwardScratch& ws, int64_t index) {
         const int64_t item = items[index];
         const int64_t pair = item / splits;
@@ -294,7 +307,7 @@ void run_backward(const AttentionParams& p, const AttentionGradParams& g) {
         } else {
           const int64_t offset = item * partial_stride;
           std::copy(ws.dk, ws.dk + sk * ld, dk_partials + offset);
-          std::copy(ws.dv, ws.dv + sk * ld, dv_partials + offset);
+          std::copy(ws.dv, ws.dv + sk * ld_v, dv_partials + offset);
         }
       });
 

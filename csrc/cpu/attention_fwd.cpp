@@ -38,16 +38,16 @@ constexpr int64_t kPackKeys = 256;
 constexpr int64_t kPackedKVBudget = int64_t{16} << 20;
 
 // fp32 GEMM panels of one (batch, kv head): K^T as [seqlen_k / 16][head_dim][16] (B of
-// S = Q K^T), V as [head_dim / 16][round_up(seqlen_k, 16)][16] (B of O += P V).
+// S = Q K^T), V as [head_dim_v / 16][round_up(seqlen_k, 16)][16] (B of O += P V).
 struct PackedKV {
   float* k_t = nullptr;
   float* v = nullptr;
   int64_t v_panel_stride = 0;
 };
 
-inline int64_t packed_kv_floats(int64_t seqlen_k, int64_t head_dim) {
+inline int64_t packed_kv_floats(int64_t seqlen_k, int64_t head_dim, int64_t head_dim_v) {
   const int64_t keys = round_up(seqlen_k, kPanelWidth);
-  return keys * head_dim + keys * round_up(head_dim, kPanelWidth);
+  return keys * head_dim + keys * round_up(head_dim_v, kPanelWidth);
 }
 
 inline PackedKV packed_kv_at(float* base, int64_t seqlen_k, int64_t head_dim) {
@@ -64,7 +64,7 @@ void pack_kv_keys(const AttentionParams& p, const SeqLen& seq, int64_t kv_head, 
   const T* v = static_cast<const T*>(p.v) + seq.k_offset(p.v_strides, kv_head, j0);
   pack_b_panels(k, 1, p.k_strides.row, d, j1 - j0, 1.f,
                 kv.k_t + (j0 / kPanelWidth) * d * kPanelWidth, d * kPanelWidth);
-  pack_b_panels(v, p.v_strides.row, 1, j1 - j0, d, 1.f, kv.v + j0 * kPanelWidth,
+  pack_b_panels(v, p.v_strides.row, 1, j1 - j0, p.head_dim_v, 1.f, kv.v + j0 * kPanelWidth,
                 kv.v_panel_stride);
 }
 
@@ -72,18 +72,18 @@ struct ForwardScratch {
   Scratch scratch;
   float* q;        // [kBlockM][head_dim], pre-scaled
   float* s;        // [kMicroRows][kBlockN] scores, then probabilities, of one row stripe
-  float* acc;      // [kBlockM][round_up(head_dim, 16)] unnormalized output
+  float* acc;      // [kBlockM][round_up(head_dim_v, 16)] unnormalized output
   float* row_max;  // [kBlockM]
   float* row_sum;  // [kBlockM]
 
-  explicit ForwardScratch(int64_t head_dim)
+  ForwardScratch(int64_t head_dim, int64_t head_dim_v)
       : scratch(Scratch::footprint(kBlockM * head_dim) +
                 Scratch::footprint(kMicroRows * kBlockN) +
-                Scratch::footprint(kBlockM * round_up(head_dim, kPanelWidth)) +
+                Scratch::footprint(kBlockM * round_up(head_dim_v, kPanelWidth)) +
                 2 * Scratch::footprint(kBlockM)),
         q(scratch.take(kBlockM * head_dim)),
         s(scratch.take(kMicroRows * kBlockN)),
-        acc(scratch.take(kBlockM * round_up(head_dim, kPanelWidth))),
+        acc(scratch.take(kBlockM * round_up(head_dim_v, kPanelWidth))),
         row_max(scratch.take(kBlockM)),
         row_sum(scratch.take(kBlockM)) {}
 };
@@ -127,18 +127,18 @@ inline void online_softmax(float* s, int64_t rows, int64_t cols, float* row_max,
 template <typename T>
 void store_output(const AttentionParams& p, const SeqLen& seq, int64_t h, int64_t i0,
                   int64_t rows, const ForwardScratch& ws, float keep_scale) {
-  const int64_t d = p.head_dim;
-  const int64_t ld_acc = round_up(d, kPanelWidth);
+  const int64_t dv = p.head_dim_v;
+  const int64_t ld_acc = round_up(dv, kPanelWidth);
   T* out = static_cast<T*>(p.out);
   for (int64_t r = 0; r < rows; ++r) {
     T* out_row = out + seq.q_offset(p.out_strides, h, i0 + r);
     float* lse = p.lse + seq.q_offset(p.lse_strides, h, i0 + r);
     const float sum = ws.row_sum[r];
     if (ws.row_max[r] == kNegInf) {
-      std::fill(out_row, out_row + d, T(0.f));
+      std::fill(out_row, out_row + dv, T(0.f));
       *lse = kNegInf;
     } else {
-      store_row(ws.acc + r * ld_acc, out_row, d, keep_scale / sum);
+      store_row(ws.acc + r * ld_acc, out_row, dv, keep_scale / sum);
       *lse = ws.row_max[r] + std::log(sum);
     }
   }
@@ -149,7 +149,8 @@ template <typename T>
 void forward_block(const AttentionParams& p, const SeqLen& seq, int64_t b, int64_t h,
                    int64_t m_block, const PackedKV& kv, ForwardScratch& ws) {
   const int64_t d = p.head_dim;
-  const int64_t ld_acc = round_up(d, kPanelWidth);
+  const int64_t dv = p.head_dim_v;
+  const int64_t ld_acc = round_up(dv, kPanelWidth);
   const int64_t i0 = m_block * kBlockM;
   const int64_t rows = std::min(kBlockM, seq.seqlen_q - i0);
   const VisibleKeys visible = visible_keys(p, seq);
@@ -193,14 +194,14 @@ void forward_block(const AttentionParams& p, const SeqLen& seq, int64_t b, int64
         visible.hide(ws.s, kBlockN, row0, stripe_rows, k0, cols);
       }
       online_softmax(ws.s, stripe_rows, cols, ws.row_max + r0, ws.row_sum + r0,
-                     ws.acc + r0 * ld_acc, ld_acc, d);
+                     ws.acc + r0 * ld_acc, ld_acc, dv);
       if (dropout.enabled) {
         for (int64_t r = 0; r < stripe_rows; ++r) {
           dropout.drop_row(ws.s + r * kBlockN, row0 + r, k0, cols);
         }
       }
-      gemm<false>(stripe_rows, d, cols, ws.s, kBlockN, kv.v + k0 * kPanelWidth, kv.v_panel_stride,
-                  ws.acc + r0 * ld_acc, ld_acc, true);
+      gemm<false>(stripe_rows, dv, cols, ws.s, kBlockN, kv.v + k0 * kPanelWidth,
+                  kv.v_panel_stride, ws.acc + r0 * ld_acc, ld_acc, true);
     }
   }
   store_output<T>(p, seq, h, i0, rows, ws, dropout.keep_scale);
@@ -216,6 +217,7 @@ struct WorkItem {
 template <typename T>
 void run_forward(const AttentionParams& p) {
   const int64_t d = p.head_dim;
+  const int64_t dv = p.head_dim_v;
   const int64_t group = p.heads_q / p.heads_kv;
   std::vector<SeqLen> seqs(p.batch);
   for (int64_t b = 0; b < p.batch; ++b) {
@@ -227,7 +229,7 @@ void run_forward(const AttentionParams& p) {
   std::vector<int64_t> pair_offset(num_pairs + 1, 0);
   for (int64_t pair = 0; pair < num_pairs; ++pair) {
     pair_offset[pair + 1] =
-        pair_offset[pair] + packed_kv_floats(seqs[pair / p.heads_kv].seqlen_k, d);
+        pair_offset[pair] + packed_kv_floats(seqs[pair / p.heads_kv].seqlen_k, d, dv);
   }
   std::vector<int64_t> chunk_begin{0};
   for (int64_t pair = 1; pair < num_pairs; ++pair) {
@@ -278,7 +280,8 @@ void run_forward(const AttentionParams& p) {
         const int64_t i1 = std::min(i0 + kBlockM, seqs[b].seqlen_q);
         const int64_t keys = std::max<int64_t>(visible.end(i1 - 1) - visible.begin(i0), 0);
         for (int64_t g = 0; g < group; ++g) {
-          items.push_back({b, (pair % p.heads_kv) * group + g, m_block, (i1 - i0) * (keys + d)});
+          items.push_back({b, (pair % p.heads_kv) * group + g, m_block,
+                           (i1 - i0) * (keys + dv)});
         }
       }
     }
@@ -286,7 +289,7 @@ void run_forward(const AttentionParams& p) {
                      [](const WorkItem& x, const WorkItem& y) { return x.cost > y.cost; });
 
     for_each_item(
-        static_cast<int64_t>(items.size()), [&] { return ForwardScratch(d); },
+        static_cast<int64_t>(items.size()), [&] { return ForwardScratch(d, dv); },
         [&](ForwardScratch& ws, int64_t index) {
           const WorkItem& item = items[index];
           forward_block<T>(p, seqs[item.batch], item.batch, item.head, item.m_block,

@@ -26,7 +26,8 @@ struct AttentionParams {
   int64_t heads_kv = 0;    // heads_q % heads_kv == 0; q head h reads kv head h / (heads_q / heads_kv)
   int64_t seqlen_q = 0;    // dense: Sq; varlen: max over the batch
   int64_t seqlen_k = 0;    // dense: Sk; varlen: max over the batch
-  int64_t head_dim = 0;
+  int64_t head_dim = 0;    // of q and k
+  int64_t head_dim_v = 0;  // of v and out (DeepSeek-style attention: differs from head_dim)
 
   // Varlen: int32 prefix sums of length batch + 1; nullptr for dense calls.
   const int32_t* cu_seqlens_q = nullptr;

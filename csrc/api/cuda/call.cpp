@@ -138,6 +138,9 @@ void remember_offsets(const Varlen& v, int64_t total_q, int64_t total_k) {
 int64_t check_call(const Tensor& q, const Tensor& k, const Tensor& v, const AttentionOptions& o,
                    const Varlen& varlen, void (*check_backend)(const Tensor& q)) {
   check_qkv(q, k, v, varlen.packed());
+  TORCH_CHECK_VALUE(v.size(-1) == q.size(-1), "v has head_dim ", v.size(-1), " but q has ",
+                    q.size(-1), ": the CUDA kernels take one head_dim for q, k and v (the CPU "
+                    "backend takes a different one for v)");
   check_backend(q);
   const int64_t batch = varlen.packed() ? varlen.cu_q->numel() - 1 : q.size(0);
   if (varlen.packed()) check_cu_seqlens_layout(*varlen.cu_q, *varlen.cu_k, q);

@@ -77,7 +77,7 @@ std::tuple<Tensor, Tensor> forward(const Tensor& q_in, const Tensor& k_in, const
   const int64_t batch = gpu::check_call(q_in, k_in, v_in, o, varlen, check_flash_call);
   const c10::cuda::CUDAGuard guard(q_in.device());
   const Tensor q = aligned_rows(q_in), k = aligned_rows(k_in), v = aligned_rows(v_in);
-  auto [out, lse] = empty_forward_outputs(q, varlen.packed());
+  auto [out, lse] = empty_forward_outputs(q, v, varlen.packed());
   if (forward_without_kernel(out, lse, k)) return {out, lse};
 
   flash::FwdParams p;
@@ -107,7 +107,8 @@ std::tuple<Tensor, Tensor, Tensor> backward(const Tensor& grad_out_in, const Ten
                                             const AttentionOptions& o, bool bottom_right,
                                             bool deterministic, const Varlen& varlen) {
   const int64_t batch = gpu::check_call(q_in, k_in, v_in, o, varlen, check_flash_call);
-  check_backward_inputs(grad_out_in, out_in, lse_in, q_in, lse_shape(q_in, varlen.packed()));
+  check_backward_inputs(grad_out_in, out_in, lse_in, q_in, v_in,
+                        lse_shape(q_in, varlen.packed()));
   const c10::cuda::CUDAGuard guard(q_in.device());
   // Gradients laid out as the fake implementation says; the kernels write them with any strides.
   auto [dq, dk, dv] = empty_grads(q_in, k_in, v_in);

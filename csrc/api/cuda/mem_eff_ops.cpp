@@ -174,7 +174,7 @@ std::tuple<Tensor, Tensor> mem_eff_fwd(
   const int64_t batch = gpu::check_call(q_in, k_in, v_in, o, varlen, check_mem_eff_call);
   check_bias(attn_bias, /*bias_requires_grad=*/false, q_in, k_in, varlen);
   const c10::cuda::CUDAGuard guard(q_in.device());
-  auto [out, lse] = empty_forward_outputs(q_in, varlen.packed());
+  auto [out, lse] = empty_forward_outputs(q_in, v_in, varlen.packed());
   if (forward_without_kernel(out, lse, k_in)) return {out, lse};
 
   const RowLayout rows = row_layout(q_in);
@@ -205,7 +205,8 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> mem_eff_bwd(
                            window_left,  window_right, softcap};
   const int64_t batch = gpu::check_call(q_in, k_in, v_in, o, varlen, check_mem_eff_call);
   check_bias(attn_bias, bias_requires_grad, q_in, k_in, varlen);
-  check_backward_inputs(grad_out_in, out_in, lse_in, q_in, lse_shape(q_in, varlen.packed()));
+  check_backward_inputs(grad_out_in, out_in, lse_in, q_in, v_in,
+                        lse_shape(q_in, varlen.packed()));
   const c10::cuda::CUDAGuard guard(q_in.device());
   const RowLayout rows = row_layout(q_in);
   auto [dq, dk, dv] = empty_grads(q_in, k_in, v_in);
