@@ -59,6 +59,8 @@ def one_call(index: int, seed: int, device: torch.device) -> tuple[float, ...]:
     window = pick((-1, -1), (-1, -1), (8, 0), (16, 4))
     dropout_p = pick(0.0, 0.0, 0.1)
     entry = pick("attention", "attention_varlen", "flash_attn_func")
+    # CUDA sums dq with atomics unless asked not to; the CPU backward is deterministic anyway.
+    deterministic = device.type == "cuda"
     torch.manual_seed(seed * 7919 + index)  # inputs and dropout masks
 
     def randn(*shape):
@@ -72,7 +74,8 @@ def one_call(index: int, seed: int, device: torch.device) -> tuple[float, ...]:
         q, k, v = randn(total, heads_q, head_dim), randn(total, heads_kv, head_dim), \
             randn(total, heads_kv, head_dim)
         out = flash_ext.attention_varlen(q, k, v, cu, cu, longest, longest, dropout_p=dropout_p,
-                                         is_causal=causal, enable_gqa=True, window_size=window)
+                                         is_causal=causal, enable_gqa=True, window_size=window,
+                                         deterministic=deterministic)
     else:
         batch, seqlen_q, seqlen_k = pick(1, 2, 3), int(torch.randint(1, 70, (1,), generator=gen)), \
             int(torch.randint(1, 70, (1,), generator=gen))
@@ -81,14 +84,14 @@ def one_call(index: int, seed: int, device: torch.device) -> tuple[float, ...]:
             k, v = randn(batch, heads_kv, seqlen_k, head_dim), randn(batch, heads_kv, seqlen_k,
                                                                      head_dim)
             out = flash_ext.attention(q, k, v, dropout_p=dropout_p, is_causal=causal,
-                                      enable_gqa=True, window_size=window)
+                                      enable_gqa=True, window_size=window,
+                                      deterministic=deterministic)
         else:
             q = randn(batch, seqlen_q, heads_q, head_dim)
             k, v = randn(batch, seqlen_k, heads_kv, head_dim), randn(batch, seqlen_k, heads_kv,
                                                                      head_dim)
             out = flash_ext.flash_attn_func(q, k, v, dropout_p=dropout_p, causal=causal,
-                                            window_size=window,
-                                            deterministic=device.type == "cuda")
+                                            window_size=window, deterministic=deterministic)
     grads = torch.autograd.grad(out, (q, k, v), torch.randn_like(out))
     return tuple(t.double().sum().item() for t in (out, *grads))
 

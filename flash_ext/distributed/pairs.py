@@ -14,6 +14,7 @@ two are the same or disjoint).
 from __future__ import annotations
 
 import bisect
+import itertools
 from dataclasses import dataclass
 
 import torch
@@ -147,10 +148,8 @@ class Varlen:
         return slice(begin, begin + sum(lengths)), lengths
 
     def _prefix(self, lengths: list[int]) -> Tensor:
-        cu = [0]
-        for n in lengths:
-            cu.append(cu[-1] + n)
-        return torch.tensor(cu, dtype=torch.int32, device=self.device)
+        return torch.tensor([0, *itertools.accumulate(lengths)], dtype=torch.int32,
+                            device=self.device)
 
     def pairs(self, q_segments: list[Segment], k_segments: list[Segment]) -> list[VarlenPair]:
         causal = self.options.window_right == 0
