@@ -32,7 +32,7 @@ class AttentionCall:
 
     device_type: str
     dtype: torch.dtype
-    head_dim: int
+    head_dim: int  # the larger of q's and v's
     compute_capability: tuple[int, int] | None = None
     mask: str | None = None  # None, "bool" or "additive"
     mask_requires_grad: bool = False
@@ -106,7 +106,7 @@ BACKENDS: tuple[Backend, ...] = (
     Backend(
         "mem_eff", "CUTLASS memory-efficient kernels (bias, fp32, any head dim)",
         frozenset({"cuda"}), FLOAT_DTYPES, max_head_dim=256, min_compute_capability=(8, 0),
-        masks=frozenset({"bool", "additive"}), mask_grad=True,
+        masks=frozenset({"bool", "additive"}), mask_grad=True, value_head_dim=True,
         unavailable=_cuda_unavailable("mem_eff"), **ALL_FEATURES,
     ),
     # flex runs these features as generated score_mod/mask_mod code (flash_ext/flex/sdpa.py).

@@ -97,6 +97,9 @@ def mem_eff_cases():
         yield f"{dtype} D={head_dim} bool mask dropout", run(attn_mask=mask, dropout_p=0.1), [
             q, k, v]
         yield f"{dtype} D={head_dim} deterministic", run(deterministic=True), [q, k, v]
+    # v's head dim of its own (DeepSeek-V3's 192 / 128): the kernels predicate v, out and dO by it.
+    q, k, v = tensors((b, h, 77, 192), (b, h, 130, 192), (b, h, 130, 128), dtype=torch.bfloat16)
+    yield "torch.bfloat16 D=192 Dv=128 causal", run(is_causal=True), [q, k, v]
 
 
 def main() -> int:

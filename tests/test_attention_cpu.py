@@ -269,7 +269,13 @@ def test_value_head_dim_errors_and_explain():
     call = dispatch.AttentionCall(device_type="cuda", dtype=torch.bfloat16, head_dim=192,
                                   compute_capability=(9, 0), value_head_dim=True)
     reason = "a head_dim of value different from query's (not supported)"
-    for name in ("flash", "mem_eff", "flex"):
-        assert reason in dispatch.explain_call(call).reasons[name], name
+    reasons = dispatch.explain_call(call).reasons
+    for name in ("flash", "flex"):
+        assert reason in reasons[name], name
+    assert reason not in reasons["mem_eff"]
+    # A backend's head dim limit holds for v's head dim too.
+    wide_v = torch.randn(1, 2, 9, 264)
+    assert "head_dim 264 (supports <= 256)" in flash_ext.explain(
+        q, k, wide_v, backend="mem_eff").reasons["mem_eff"]
     cpu_call = dataclasses.replace(call, device_type="cpu", compute_capability=None)
     assert dispatch.explain_call(cpu_call).reasons["cpu"] == []

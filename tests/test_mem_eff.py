@@ -247,6 +247,45 @@ def test_head_dims(dtype, head_dim, variant):
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("head_dims", [(192, 128), (128, 192), (64, 8), (20, 136), (256, 40)])
+@pytest.mark.parametrize("variant", ["plain", "causal_bias", "deterministic", "bottom_right"])
+def test_value_head_dim(dtype, head_dims, variant):
+    """Dqk != Dv (DeepSeek-V3's 192 / 128 and others): v, out and dO with a head dim of their
+    own, in the kernel of the larger; with GQA, a bias and its gradient, either backward."""
+    head_dim, head_dim_v = head_dims
+    require_built(max(head_dims), dtype)
+    q, k, _ = qkv(2, 4, 2, 113, 150, head_dim, dtype)
+    inputs = (q, k, randn(2, 2, 150, head_dim_v, dtype=dtype))
+    if variant == "plain":
+        out = check(*sdpa_style(), inputs)[0]
+        assert out.shape == (2, 4, 113, head_dim_v)
+    elif variant == "causal_bias":
+        check_bias(inputs, "1HSqSk", is_causal=True)
+    elif variant == "deterministic":
+        check(*sdpa_style(window_size=(30, 20), deterministic=True), inputs)
+    else:
+        check(*styled("bottom_right"), inputs)
+
+
+def test_value_head_dim_varlen():
+    lengths_q, lengths_k = random_lengths(5)
+    (q,), cu_q = packed(lengths_q, 4, 192, torch.bfloat16)
+    (k,), cu_k = packed(lengths_k, 2, 192, torch.bfloat16)
+    (v,), _ = packed(lengths_k, 2, 128, torch.bfloat16)
+    check(*varlen_style("top_left", cu_q, cu_k, max(lengths_q), max(lengths_k)), (q, k, v))
+
+
+def test_value_head_dim_over_256():
+    q = randn(1, 2, 8, 64, dtype=torch.bfloat16)
+    v = randn(1, 2, 8, 264, dtype=torch.bfloat16)
+    assert "head_dim 264 (supports <= 256)" in " ".join(
+        flash_ext.explain(q, q, v, backend="mem_eff").reasons["mem_eff"])
+    with pytest.raises(RuntimeError, match="v's head_dim <= 256, got 264"):
+        ops.mem_eff_fwd(q, q, v, None, None, None, 0, 0, None, None, 0.0, 0.125, -1, -1, False,
+                        0.0, False)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("seqlens", SEQLENS)
 @pytest.mark.parametrize("causal", CAUSAL)
 def test_seqlens(dtype, seqlens, causal):

@@ -32,7 +32,7 @@ struct Features {
 struct CallInfo {
   c10::DeviceType device = c10::DeviceType::CPU;
   at::ScalarType dtype = at::kFloat;
-  int64_t head_dim = 0;
+  int64_t head_dim = 0;  // the larger of q's and v's
   int cc_major = -1;  // CUDA compute capability; -1 elsewhere
   int cc_minor = -1;
   MaskKind mask = MaskKind::kNone;

@@ -3,6 +3,7 @@
 #include <ATen/ATen.h>
 #include <torch/library.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -52,7 +53,8 @@ Prepared heads_second(const Prepared& p) {
 }
 
 double scale_value(const EntryArgs& args, const Prepared& call) {
-  return args.scale.value_or(std::pow(static_cast<double>(call.info.head_dim), -0.5));
+  const int64_t head_dim = call.q.sym_size(-1).guard_int(__FILE__, __LINE__);  // q's, not v's
+  return args.scale.value_or(std::pow(static_cast<double>(head_dim), -0.5));
 }
 
 Prepared prepare(const EntryArgs& a) {
@@ -85,7 +87,9 @@ Prepared prepare(const EntryArgs& a) {
   CallInfo& c = p.info;
   c.device = p.q.device().type();
   c.dtype = p.q.scalar_type();
-  c.head_dim = p.q.sym_size(-1).guard_int(__FILE__, __LINE__);
+  // The larger of q's and v's: the head dim a backend's kernels must hold.
+  c.head_dim = std::max(p.q.sym_size(-1).guard_int(__FILE__, __LINE__),
+                        p.v.sym_size(-1).guard_int(__FILE__, __LINE__));
   if (c.device == c10::DeviceType::CUDA) {
     if (const auto cc = compute_capability(p.q.get_device())) {
       c.cc_major = cc->first;
@@ -127,7 +131,7 @@ std::tuple<Tensor, Tensor> run_kernel(const EntryArgs& a, const Prepared& p,
   // The flash kernels load rows in 16-byte pieces: a head dim that is not a multiple of 8 runs
   // zero-padded to the next one (a copy, as flash-attn does) and the output is cut back. Both
   // are differentiable: the gradients are cut back the same way.
-  const int64_t head_dim = p.info.head_dim;
+  const int64_t head_dim = p.q.sym_size(-1).guard_int(__FILE__, __LINE__);  // v's too (flash)
   const int64_t pad = backend == "flash" ? (8 - head_dim % 8) % 8 : 0;
   if (pad != 0) {
     q = at::constant_pad_nd(q, {0, pad});

@@ -79,7 +79,7 @@ __global__ void __launch_bounds__(kPrepostThreads) bwd_dsum_kernel(const BwdPara
         rows.offset(index, p.do_batch_stride, p.do_head_stride, p.do_row_stride);
     const Element* out = static_cast<const Element*>(p.out) +
         rows.offset(index, p.o_batch_stride, p.o_head_stride, p.o_row_stride);
-    for (int col = kVec * lane; col < p.head_dim; col += kVec * kLanes) {
+    for (int col = kVec * lane; col < p.head_dim_v; col += kVec * kLanes) {
       const Vec a = *reinterpret_cast<const Vec*>(dout + col);
       const Vec b = *reinterpret_cast<const Vec*>(out + col);
       #pragma unroll

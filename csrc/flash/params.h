@@ -29,7 +29,8 @@ struct FwdParams {
   int heads_kv = 0;  // heads_q % heads_kv == 0; q head h reads kv head h / (heads_q / heads_kv)
   int seqlen_q = 0;  // dense: Sq; varlen: max over the batch
   int seqlen_k = 0;  // dense: Sk; varlen: max over the batch
-  int head_dim = 0;  // the tensors' D <= the kernel's head dim; the rest is predicated off
+  int head_dim = 0;  // q's and k's D <= the kernel's head dim; the rest is predicated off
+  int head_dim_v = 0;  // v's and out's D: head_dim for the flash kernels, its own on mem_eff
   int total_q = 0;   // varlen: rows of packed q (lse's row count)
   int total_k = 0;   // varlen: rows of packed k and v
 

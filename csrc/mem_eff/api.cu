@@ -10,9 +10,9 @@
 
 namespace mem_eff {
 
-int kernel_head_dim(int head_dim) {
+int kernel_head_dim(const flash::FwdParams& p) {
   for (int d : kKernelHeadDims) {
-    if (head_dim <= d) return d;
+    if (p.head_dim <= d && p.head_dim_v <= d) return d;
   }
   return 0;
 }
@@ -29,7 +29,7 @@ struct TypeTag {
 template <typename Fn, typename R>
 R with_variant(const flash::FwdParams& p, bool is_float, R fallback, Fn fn) {
   auto by_dim = [&](auto tag) {
-    switch (kernel_head_dim(p.head_dim)) {
+    switch (kernel_head_dim(p)) {
       case 64: return fn(tag, std::integral_constant<int, 64>{});
       case 128: return fn(tag, std::integral_constant<int, 128>{});
       case 256: return fn(tag, std::integral_constant<int, 256>{});
@@ -44,8 +44,8 @@ R with_variant(const flash::FwdParams& p, bool is_float, R fallback, Fn fn) {
 }  // namespace
 
 const char* unsupported(const flash::FwdParams& p, bool is_float, int max_smem) {
-  if (kernel_head_dim(p.head_dim) == 0) return "head_dim over 256";
-  if (p.head_dim % row_alignment(is_float) != 0) {
+  if (kernel_head_dim(p) == 0) return "head_dim over 256";
+  if (p.head_dim % row_alignment(is_float) != 0 || p.head_dim_v % row_alignment(is_float) != 0) {
     return "head_dim not a multiple of 16 bytes (the caller pads it)";
   }
   if (p.heads_q > 65535 || p.batch > 65535) return "more than 65535 heads or batches";

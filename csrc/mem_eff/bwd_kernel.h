@@ -149,7 +149,7 @@ __global__ void __launch_bounds__(Traits::kNThreads)
     load_tile<kNThreads>(rows_tile<kBlockM, kHeadDim>(q_ptr, params.q_row_stride, seq.seqlen_q, m_block),
                          sQ, m_end - m0, params.head_dim, tidx);
     load_tile<kNThreads>(rows_tile<kBlockM, kHeadDim>(do_ptr, params.do_row_stride, seq.seqlen_q, m_block),
-                         sdO, m_end - m0, params.head_dim, tidx);
+                         sdO, m_end - m0, params.head_dim_v, tidx);
     load_row_stats<kBlockM, kNThreads>(params, hv, bidb, bidh, m0, s_lse, s_dsum, tidx);
 
     Tensor coords = acc_coords<kBlockM, kBlockN>(tiled_mma, tidx);
@@ -166,7 +166,7 @@ __global__ void __launch_bounds__(Traits::kNThreads)
       load_tile<kNThreads>(rows_tile<kBlockN, kHeadDim>(k_ptr, params.k_row_stride, seq.seqlen_k, n_block),
                            sK, keys, params.head_dim, tidx);
       load_tile<kNThreads>(rows_tile<kBlockN, kHeadDim>(v_ptr, params.v_row_stride, seq.seqlen_k, n_block),
-                           sV, keys, params.head_dim, tidx);
+                           sV, keys, params.head_dim_v, tidx);
       if (has_bias) load_tile<kNThreads>(gBias(_, _, n_block), sBias, m_end - m0, keys, tidx);
       cp_async_fence();
       cp_async_wait<0>();
@@ -265,7 +265,7 @@ __global__ void __launch_bounds__(Traits::kNThreads)
   load_tile<kNThreads>(rows_tile<kBlockN, kHeadDim>(k_ptr, params.k_row_stride, seq.seqlen_k, n_block),
                        sK, keys, params.head_dim, tidx);
   load_tile<kNThreads>(rows_tile<kBlockN, kHeadDim>(v_ptr, params.v_row_stride, seq.seqlen_k, n_block),
-                       sV, keys, params.head_dim, tidx);
+                       sV, keys, params.head_dim_v, tidx);
 
   typename Traits::TiledMma tiled_mma;
   typename Traits::TiledMmaKV mma_kv;
@@ -313,7 +313,7 @@ __global__ void __launch_bounds__(Traits::kNThreads)
     load_tile<kNThreads>(rows_tile<kBlockM, kHeadDim>(q_ptr, params.q_row_stride, seq.seqlen_q, m_block),
                          sQ_s, m_rows, params.head_dim, tidx);
     load_tile<kNThreads>(rows_tile<kBlockM, kHeadDim>(do_ptr, params.do_row_stride, seq.seqlen_q, m_block),
-                         sdO_s, m_rows, params.head_dim, tidx);
+                         sdO_s, m_rows, params.head_dim_v, tidx);
     if (has_bias) {
       Tensor gBias = make_tensor(
           make_gmem_ptr(static_cast<const Element*>(params.bias) + bias_offset(params, bidb, h, m0, n0)),
@@ -485,7 +485,7 @@ __global__ void __launch_bounds__(Traits::kNThreads)
   Tensor gdK = rows_tile<kBlockN, kHeadDim>(dk_ptr, params.dk_row_stride, seq.seqlen_k, n_block);
   Tensor gdV = rows_tile<kBlockN, kHeadDim>(dv_ptr, params.dv_row_stride, seq.seqlen_k, n_block);
   store_tile<kNThreads>(sK, gdK, keys, params.head_dim, tidx);
-  store_tile<kNThreads>(sV, gdV, keys, params.head_dim, tidx);
+  store_tile<kNThreads>(sV, gdV, keys, params.head_dim_v, tidx);
 }
 
 }  // namespace mem_eff

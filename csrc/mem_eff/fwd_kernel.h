@@ -114,7 +114,7 @@ __global__ void __launch_bounds__(Traits::kNThreads)
     };
     auto load_v = [&](int n_block) {
       load_tile<kNThreads>(gV(_, _, n_block), sV, seq.seqlen_k - n_block * kBlockN,
-                           params.head_dim, tidx);
+                           params.head_dim_v, tidx);
     };
     auto load_bias = [&](int n_block) {
       if (has_bias) {
@@ -232,7 +232,7 @@ __global__ void __launch_bounds__(Traits::kNThreads)
   Element* o_ptr = static_cast<Element*>(params.out) +
       seq.q_offset(params.o_batch_stride, params.o_head_stride, params.o_row_stride, bidb, bidh);
   Tensor gO = rows_tile<kBlockM, kHeadDim>(o_ptr, params.o_row_stride, seq.seqlen_q, m_block);
-  store_tile<kNThreads>(sO, gO, m_end - m0, params.head_dim, tidx);
+  store_tile<kNThreads>(sO, gO, m_end - m0, params.head_dim_v, tidx);
 }
 
 }  // namespace mem_eff

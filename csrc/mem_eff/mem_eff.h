@@ -8,14 +8,15 @@
 
 namespace mem_eff {
 
-// The head dims that have kernels; a call with head_dim D runs in the smallest one >= D.
+// The head dims that have kernels; a call runs in the smallest one >= q's and v's head dims
+// (the kernels predicate each tensor's columns by its own).
 inline constexpr int kKernelHeadDims[] = {64, 128, 256};
 
-// The kernel head dim for D (1 <= D <= 256), or 0 when D is larger than every kernel's.
-int kernel_head_dim(int head_dim);
+// The kernel head dim of a call, or 0 when q's or v's head dim is larger than every kernel's.
+int kernel_head_dim(const flash::FwdParams& params);
 
 // Elements per 16 bytes (8 for fp16/bf16, 4 for fp32): the kernels load rows in 16-byte pieces,
-// so head_dim, every stride but the last and every start must be multiples of it (the caller
+// so head_dim, head_dim_v, every stride but the last and every start must be multiples of it (the caller
 // pads or copies what is not).
 inline int row_alignment(bool is_float) { return is_float ? 4 : 8; }
 

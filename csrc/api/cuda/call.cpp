@@ -73,7 +73,7 @@ void set_sizes(flash::FwdParams& p, const Tensor& q, const Tensor& k, int64_t ba
   p.heads_kv = to_int(k.size(1), "heads_kv");
   p.seqlen_q = to_int(seqlen_q, "seqlen_q");
   p.seqlen_k = to_int(seqlen_k, "seqlen_k");
-  p.head_dim = to_int(q.size(-1), "head_dim");
+  p.head_dim = p.head_dim_v = to_int(q.size(-1), "head_dim");
   p.is_bf16 = q.scalar_type() == at::kBFloat16;
   p.dropout_p = static_cast<float>(dropout_p);
   if (seed.defined()) p.dropout_seed = seed.data_ptr<int64_t>();
@@ -136,12 +136,10 @@ void remember_offsets(const Varlen& v, int64_t total_q, int64_t total_k) {
 }  // namespace
 
 int64_t check_call(const Tensor& q, const Tensor& k, const Tensor& v, const AttentionOptions& o,
-                   const Varlen& varlen, void (*check_backend)(const Tensor& q)) {
+                   const Varlen& varlen,
+                   void (*check_backend)(const Tensor& q, const Tensor& v)) {
   check_qkv(q, k, v, varlen.packed());
-  TORCH_CHECK_VALUE(v.size(-1) == q.size(-1), "v has head_dim ", v.size(-1), " but q has ",
-                    q.size(-1), ": the CUDA kernels take one head_dim for q, k and v (the CPU "
-                    "backend takes a different one for v)");
-  check_backend(q);
+  check_backend(q, v);
   const int64_t batch = varlen.packed() ? varlen.cu_q->numel() - 1 : q.size(0);
   if (varlen.packed()) check_cu_seqlens_layout(*varlen.cu_q, *varlen.cu_k, q);
   check_options(o, q, batch);
@@ -162,6 +160,7 @@ void describe(flash::FwdParams& p, Held& held, const Tensor& q, const Tensor& k,
   if (o.dropout_p > 0.0) held.seed = o.dropout_seed->contiguous();
   set_sizes(p, q, k, batch, varlen.packed() ? varlen.max_seqlen_q : q.size(2),
             varlen.packed() ? varlen.max_seqlen_k : k.size(2), o.dropout_p, held.seed);
+  p.head_dim_v = to_int(v.size(-1), "head_dim_v");
   p.q = q.data_ptr();
   p.k = k.data_ptr();
   p.v = v.data_ptr();

@@ -33,7 +33,8 @@ bool stream_capturing(cudaStream_t stream);
 // sequences start at their cu_seqlens row instead of a batch stride.
 void set_strides(const at::Tensor& t, int64_t& batch, int64_t& head, int64_t& row);
 
-// Sizes, dtype (is_bf16), dropout (`seed` is undefined without dropout) and the device's SMs.
+// Sizes (head_dim_v = head_dim: describe sets v's), dtype (is_bf16), dropout (`seed` is
+// undefined without dropout) and the device's SMs.
 void set_sizes(flash::FwdParams& p, const at::Tensor& q, const at::Tensor& k, int64_t batch,
                int64_t seqlen_q, int64_t seqlen_k, double dropout_p, const at::Tensor& seed);
 
@@ -51,10 +52,10 @@ struct Varlen {
 void check_dropout_seed(const at::Tensor& seed);
 
 // The checks of (q, k, v), the options and the offsets that every op shares, with the backend's
-// own checks of q (device, dtype, head dim) right after check_qkv. Returns the batch size.
+// own checks of q and v (device, dtype, head dims) right after check_qkv. Returns the batch size.
 int64_t check_call(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v,
                    const AttentionOptions& o, const Varlen& varlen,
-                   void (*check_backend)(const at::Tensor& q));
+                   void (*check_backend)(const at::Tensor& q, const at::Tensor& v));
 
 // Tensors that params point into (contiguous copies of the caller's), kept until the launch.
 struct Held {

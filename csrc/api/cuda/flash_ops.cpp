@@ -57,10 +57,13 @@ void check_flash_head_dim(const Tensor& q) {
               dtype_name(is_bf16), " in FLASH_EXT_DTYPES (unset, they build all)");
 }
 
-// What gpu::check_call checks of q for the flash backend.
-void check_flash_call(const Tensor& q) {
+// What gpu::check_call checks of q and v for the flash backend.
+void check_flash_call(const Tensor& q, const Tensor& v) {
   check_flash_device_and_dtype(q);
   check_flash_head_dim(q);
+  TORCH_CHECK_VALUE(v.size(-1) == q.size(-1), "v has head_dim ", v.size(-1), " but q has ",
+                    q.size(-1), ": the flash kernels take one head_dim for q, k and v (the "
+                    "mem_eff and CPU backends take a different one for v)");
 }
 
 void check_no_attn_mask(const OptTensor& attn_mask) {

@@ -27,12 +27,14 @@ using gpu::Varlen;
 
 constexpr int kMaxHeadDim = mem_eff::kKernelHeadDims[std::size(mem_eff::kKernelHeadDims) - 1];
 
-// q on an sm80+ CUDA device with head_dim <= 256 (check_qkv has checked the dtype: fp32, fp16 or
-// bf16, all of which the kernels take).
-void check_mem_eff_call(const Tensor& q) {
+// q on an sm80+ CUDA device, q's and v's head dims <= 256 (check_qkv has checked the dtype:
+// fp32, fp16 or bf16, all of which the kernels take).
+void check_mem_eff_call(const Tensor& q, const Tensor& v) {
   gpu::check_sm80(q, "mem_eff");
   TORCH_CHECK(q.size(-1) <= kMaxHeadDim, "flash_ext: the mem_eff backend takes head_dim <= ",
               kMaxHeadDim, ", got ", q.size(-1));
+  TORCH_CHECK(v.size(-1) <= kMaxHeadDim, "flash_ext: the mem_eff backend takes v's head_dim <= ",
+              kMaxHeadDim, ", got ", v.size(-1));
 }
 
 Varlen varlen_of(const OptTensor& cu_seqlens_q, const OptTensor& cu_seqlens_k,
@@ -61,15 +63,16 @@ void check_bias(const OptTensor& attn_bias, bool bias_requires_grad, const Tenso
 int64_t round_up(int64_t n, int64_t multiple) { return (n + multiple - 1) / multiple * multiple; }
 
 // The kernels load and store rows in 16-byte pieces: the pieces' elements, and the head dim the
-// kernels run (q's, rounded up to whole pieces).
+// kernels read of a tensor like t (q's for q, k, dq, dk; v's for v, out, dO, dv), rounded up to
+// whole pieces.
 struct RowLayout {
   int64_t align;     // elements per 16 bytes: mem_eff::row_alignment
-  int64_t head_dim;  // the kernels' head dim (params.head_dim): q's rounded up to `align`
+  int64_t head_dim;  // params.head_dim (of q) or params.head_dim_v (of v)
 };
 
-RowLayout row_layout(const Tensor& q) {
-  const int64_t align = mem_eff::row_alignment(q.scalar_type() == at::kFloat);
-  return {align, round_up(q.size(-1), align)};
+RowLayout row_layout(const Tensor& t) {
+  const int64_t align = mem_eff::row_alignment(t.scalar_type() == at::kFloat);
+  return {align, round_up(t.size(-1), align)};
 }
 
 std::vector<int64_t> with_last(const Tensor& t, int64_t last) {
@@ -157,8 +160,9 @@ void check_supported(const flash::FwdParams& p, const Tensor& q) {
   const char* unsupported =
       mem_eff::unsupported(p, q.scalar_type() == at::kFloat, max_smem);
   TORCH_CHECK(unsupported == nullptr, "flash_ext: the mem_eff backend cannot run this call: ",
-              unsupported, " (head_dim ", q.size(-1), " in the kernel of head dim ",
-              mem_eff::kernel_head_dim(p.head_dim), ", ", q.scalar_type(), ", on ", q.device(),
+              unsupported, " (head dims ", q.size(-1), " and ", p.head_dim_v,
+              " in the kernel of head dim ", mem_eff::kernel_head_dim(p), ", ", q.scalar_type(),
+              ", on ", q.device(),
               " with ", max_smem / 1024, " KB of shared memory per block)");
 }
 
@@ -177,12 +181,12 @@ std::tuple<Tensor, Tensor> mem_eff_fwd(
   auto [out, lse] = empty_forward_outputs(q_in, v_in, varlen.packed());
   if (forward_without_kernel(out, lse, k_in)) return {out, lse};
 
-  const RowLayout rows = row_layout(q_in);
+  const RowLayout rows = row_layout(q_in), rows_v = row_layout(v_in);
   const Tensor q = kernel_input(q_in, rows), k = kernel_input(k_in, rows),
-               v = kernel_input(v_in, rows);
+               v = kernel_input(v_in, rows_v);
   const Tensor bias =
       attn_bias.has_value() ? kernel_bias(*attn_bias, k_in.size(2), rows.align) : Tensor();
-  const Tensor out_written = kernel_output(out, rows);
+  const Tensor out_written = kernel_output(out, rows_v);
   mem_eff::FwdParams p;
   Held held;
   describe(p, held, q, k, v, out_written, lse, bias, o, bottom_right, varlen, batch);
@@ -208,20 +212,20 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> mem_eff_bwd(
   check_backward_inputs(grad_out_in, out_in, lse_in, q_in, v_in,
                         lse_shape(q_in, varlen.packed()));
   const c10::cuda::CUDAGuard guard(q_in.device());
-  const RowLayout rows = row_layout(q_in);
+  const RowLayout rows = row_layout(q_in), rows_v = row_layout(v_in);
   auto [dq, dk, dv] = empty_grads(q_in, k_in, v_in);
   const Tensor dbias = bias_requires_grad ? zero_bias_grad(q_in, k_in.size(2), rows)
                                           : at::empty({0}, q_in.options());
   if (backward_without_kernel(dq, dk, dv)) return {dq, dk, dv, dbias};
 
   const Tensor q = kernel_input(q_in, rows), k = kernel_input(k_in, rows),
-               v = kernel_input(v_in, rows), out = kernel_input(out_in, rows),
-               dout = kernel_input(grad_out_in, rows);
+               v = kernel_input(v_in, rows_v), out = kernel_input(out_in, rows_v),
+               dout = kernel_input(grad_out_in, rows_v);
   const Tensor lse = lse_in.contiguous();
   const Tensor bias =
       attn_bias.has_value() ? kernel_bias(*attn_bias, k_in.size(2), rows.align) : Tensor();
   const Tensor dq_written = kernel_output(dq, rows), dk_written = kernel_output(dk, rows),
-               dv_written = kernel_output(dv, rows);
+               dv_written = kernel_output(dv, rows_v);
   mem_eff::BwdParams p;
   Held held;
   describe(p, held, q, k, v, out, lse, bias, o, bottom_right, varlen, batch);
@@ -248,8 +252,7 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> mem_eff_bwd(
   const bool two_kernels = mem_eff::two_kernel_backward(p);
   const Tensor dq_accum =
       two_kernels ? Tensor()
-                  : at::zeros({lse.numel(), mem_eff::kernel_head_dim(p.head_dim)},
-                              lse.options());
+                  : at::zeros({lse.numel(), mem_eff::kernel_head_dim(p)}, lse.options());
   if (!two_kernels) p.dq_accum = dq_accum.data_ptr<float>();
   check_supported(p, q_in);
   poison({dq_written, dk_written, dv_written});
