@@ -314,10 +314,12 @@ def flex_fwd_kernel(
         BLOCK_M, BLOCK_N, HAS_SCORE_MOD, IS_DIVISIBLE, IEEE_FP32, TMA, IS_FULL_BLOCKS=True,
     )
 
-    seen = l_i > 0
-    l_safe = tl.where(seen, l_i, 1.0)
-    out = acc / l_safe[:, None]  # rows that see no key: 0
-    lse = tl.where(seen, (m_i + tl.math.log2(l_safe)) * LN2, float("-inf"))
+    # l_i is positive, NaN in a row with a NaN or +inf score (out and lse NaN), or 0 in a row
+    # that sees no key: out 0 (acc may hold 0 * NaN of a hidden value) and lse -inf.
+    no_key = l_i == 0
+    l_safe = tl.where(no_key, 1.0, l_i)
+    out = tl.where(no_key[:, None], 0.0, acc / l_safe[:, None])
+    lse = tl.where(no_key, float("-inf"), (m_i + tl.math.log2(l_safe)) * LN2)
     _store(o_base + offs_m[:, None] * stride_om + offs_dv[None, :] * stride_od, out, offs_m,
            offs_dv, Q_LEN, V_HEAD_DIM, not IS_DIVISIBLE, V_HEAD_DIM != BLOCK_DV)
     lse_ptrs = LSE + off_bh.to(tl.int64) * Q_LEN + offs_m
@@ -579,6 +581,9 @@ def flex_bwd_kernel(
             BLOCK_DV, SPARSE_KV, BLOCK_M2, BLOCK_N2, HAS_SCORE_MOD, IS_DIVISIBLE, IEEE_FP32, TMA,
             IS_FULL_BLOCKS=True,
         )
+        # A row that sees no key has dq 0, also where a key it does not see is NaN (0 * NaN in
+        # ds @ k).
+        dq = tl.where((lse == float("-inf"))[:, None], 0.0, dq)
         _store(DQ + off_b.to(tl.int64) * stride_dqb + off_h.to(tl.int64) * stride_dqh
                + offs_m[:, None] * stride_dqm + offs_d[None, :] * stride_dqd, dq * sm_scale,
                offs_m, offs_d, Q_LEN, HEAD_DIM, not IS_DIVISIBLE, HEAD_DIM != BLOCK_D)
