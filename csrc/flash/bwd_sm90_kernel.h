@@ -433,6 +433,20 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
   const int wg = tidx / 128, lane = tidx % 32;
   const int wg_row0 = tidx / 32 % 4 * 16;
   constexpr int kCols = decltype(size<1>(tScS_rc))::value;
+  // Where this thread stages its dq (SmemLayoutDqBox in bytes: rows of 128, the 16-byte chunk
+  // index XOR the row's 3 low bits; the boxes are 1024-byte aligned). Its accumulator holds rows
+  // lane/4 and lane/4 + 8 of the warp's 16, columns 8t + 2(lane % 4) + {0, 1} of the
+  // warpgroup's kDqCols: row % 8 = lane / 4 for both, so the chunk of columns 8t.. is
+  // (2(t % 4) + lane % 4 / 2) ^ (lane / 4), one of four offsets within a row; the row (8 more:
+  // 1024 bytes) and the box (t / 4) add constants. Four registers, where the 16 addresses
+  // computed ahead were spilled and reloaded every step.
+  uint32_t dq_chunk_offset[4];
+  CUTE_UNROLL
+  for (int t = 0; t < 4; ++t) {
+    dq_chunk_offset[t] = (wg_row0 + lane / 4) * 128 + lane % 2 * 8 +
+                         (((2 * t + lane % 4 / 2) ^ (lane / 4)) * 16);
+  }
+  const uint32_t smem_u32 = cute::cast_smem_ptr_to_uint(smem);
 
   Tensor acc_dk = partition_fragment_C(mma_dkv, Shape<Int<kBlockN>, Int<kHeadDim>>{});  // (MMA, MMA_M, MMA_N)
   Tensor acc_dv = partition_fragment_C(mma_dkv, Shape<Int<kBlockN>, Int<kHeadDim>>{});
@@ -477,10 +491,13 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
     gmma_issue<true>(mma_sdp, tdPrV, at_buffer(tdPrdO, i), acc_dp);
     Tensor s = make_tensor(acc_s.data(), gmma_acc_rowcol_layout(acc_s.layout()));  // (keys, queries)
     Tensor dp = make_tensor(acc_dp.data(), gmma_acc_rowcol_layout(acc_dp.layout()));
-    // lse of query column c, log2-scaled (+inf: P = 0).
+    // lse of query column c, log2-scaled (+inf: P = 0), read from shared memory while the
+    // products run (read after the wait, it held up the exps); and D.
     const float* lse_i = smem_lse + (i % 2) * kBlockM;
     const float* dsum_i = smem_dsum + (i % 2) * kBlockM;
-    auto lse_log2 = [&](int c) { return lse_i[get<1>(tScS_rc(0, c))]; };
+    float lse_log2[kCols];
+    CUTE_UNROLL
+    for (int c = 0; c < kCols; ++c) lse_log2[c] = lse_i[get<1>(tScS_rc(0, c))];
     warpgroup_wait<1>();
     gmma_done(acc_s);
 
@@ -506,7 +523,7 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
     }
     CUTE_UNROLL
     for (int c = 0; c < kCols; ++c) {
-      const float lse = lse_log2(c);
+      const float lse = lse_log2[c];
       CUTE_UNROLL
       for (int r = 0; r < size<0>(s); ++r) s(r, c) = exp2f(s(r, c) * scale_log2 - lse);
     }
@@ -532,7 +549,7 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
           if (has_softcap && p != 0.f) {
             float x = 0.f;
             mask.apply_one(x, m0 + get<1>(tScS_rc(r, c)), n0 + get<0>(tScS_rc(r, c)), false);
-            const float t = (__log2f(p) + lse_log2(c)) / scale_log2 - x;
+            const float t = (__log2f(p) + lse_log2[c]) / scale_log2 - x;
             ds *= 1.f - t * t;
           }
         }
@@ -578,20 +595,17 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
     }
     Tensor dq = make_tensor(acc_dq.data(), gmma_acc_rowcol_layout(acc_dq.layout()));
     static_assert(decltype(size<1>(dq))::value == Traits::kDqCols / 4);
-    // SmemLayoutDqBox in bytes: rows of 128, the 16-byte chunk index XOR the row's 3 low bits
-    // (the boxes are 1024-byte aligned).
+    // Rows past the sequence are staged as zeros (dq_chunk_offset says where the rest goes).
     CUTE_UNROLL
     for (int r = 0; r < 2; ++r) {
       const int row = wg_row0 + lane / 4 + 8 * r;
       const bool valid = m0 + (Traits::kDqSplitD ? 0 : wg * 64) + row < seq.seqlen_q;
       CUTE_UNROLL
       for (int k = 0; k < size<1>(dq); k += 2) {
-        const int col = k / 2 * 8 + lane % 4 * 2;  // of the warpgroup's kDqCols
-        const int chunk = (col % 32 / 4) ^ (row % 8);
-        char* dst = smem + Traits::dq_box_offset(wg, col / 32, i) + row * 128 + chunk * 16 +
-                    col % 4 * 4;
-        *reinterpret_cast<float2*>(dst) =
-            valid ? make_float2(dq(r, k), dq(r, k + 1)) : make_float2(0.f, 0.f);
+        const int t = k / 2;  // columns 8t.. of the warpgroup's kDqCols
+        const uint32_t box = smem_u32 + Traits::dq_box_offset(wg, t / 4, i);
+        store_shared_f32x2(box + dq_chunk_offset[t % 4] + r * 1024, valid ? dq(r, k) : 0.f,
+                           valid ? dq(r, k + 1) : 0.f);
       }
     }
     fence_async_proxy();

@@ -38,6 +38,12 @@ __forceinline__ __device__ void fence_async_proxy() {
   asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
 }
 
+// Stores two floats at `addr`, a shared memory address (an st.shared: a generic store through a
+// pointer the compiler cannot place in shared memory costs more, and fences wait longer for it).
+__forceinline__ __device__ void store_shared_f32x2(uint32_t addr, float a, float b) {
+  asm volatile("st.shared.v2.f32 [%0], {%1, %2};\n" ::"r"(addr), "f"(a), "f"(b) : "memory");
+}
+
 // Bulk reduction of `bytes` (a multiple of 16; both addresses 16-byte aligned) of fp32 from
 // shared memory into global memory, gmem[i] += smem[i], performed by the TMA unit while the
 // thread goes on; commit_group closes this thread's group of them, and wait_group.read<n> waits
