@@ -17,6 +17,9 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 import torch
@@ -670,3 +673,16 @@ def test_rule_is_strict_enough():
     assert_rule("out", out, ref64, ref32)
     with pytest.raises(AssertionError, match="max error"):
         assert_rule("out", flash_ext.attention(q, k, v), ref64, ref32)
+
+
+def test_bench_sinks_dv_runs(tmp_path):
+    """benchmarks/bench_sinks_dv.py end to end on the CPU (tiny shapes): every provider that
+    runs there agrees with the reference (exit status 0), and the tables come out."""
+    script = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_sinks_dv.py"
+    result = subprocess.run([sys.executable, str(script), "--device", "cpu", "--tiny", "--out",
+                             str(tmp_path)], capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    table = next(tmp_path.glob("sinks_dv_*.md")).read_text()
+    assert "| sinks B=1 Hq=4 Hkv=2 S=300 D=16 window 128 | bwd |" in table
+    assert "| dv B=2 Hq=2 Hkv=2 S=48 D=24/16 causal | fwd |" in table
+    assert "MISMATCH" not in table
