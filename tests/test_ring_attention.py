@@ -5,6 +5,8 @@ against the reference on the whole sequence."""
 
 from __future__ import annotations
 
+import bisect
+import collections
 import dataclasses
 import subprocess
 import sys
@@ -18,8 +20,8 @@ from attention_check import assert_rule
 
 import flash_ext
 from flash_ext.distributed import ring_attention, ring_attention_varlen, shard, unshard
-from flash_ext.distributed.layout import Segment
-from flash_ext.distributed.pairs import dense_pair
+from flash_ext.distributed.layout import Segment, segments
+from flash_ext.distributed.pairs import RingOptions, Varlen, dense_pair
 from flash_ext.distributed.ring import _global_cu_seqlens
 from flash_ext.reference import attention_ref, attention_varlen_ref
 
@@ -76,6 +78,7 @@ class VarlenCase:
     layout: str
     documents: tuple[int, ...]  # lengths of the packed documents
     is_causal: bool = False
+    window_size: tuple[int, int] = (-1, -1)
     heads: tuple[int, int] = (4, 4)
     head_dim: int = 64
     dtype: torch.dtype = torch.float32
@@ -92,13 +95,15 @@ def run_varlen_case(case: VarlenCase, group_rank: int) -> None:
     g = torch.randn_like(q)
     local = [shard(t, layout=case.layout, dim=0).requires_grad_(True) for t in (q, k, v)]
     out, lse = ring_attention_varlen(*local, cu, layout=case.layout, is_causal=case.is_causal,
+                                     window_size=case.window_size,
                                      enable_gqa=heads_q != heads_kv, return_lse=True)
     grads = torch.autograd.grad(out, local, shard(g, layout=case.layout, dim=0))
     gathered = {"out": unshard(out.detach(), layout=case.layout, dim=0),
                 "lse": unshard(lse, layout=case.layout, dim=1)}
     for name, t in zip(("dq", "dk", "dv"), grads):
         gathered[name] = unshard(t, layout=case.layout, dim=0)
-    window = (-1, 0) if case.is_causal else (-1, -1)
+    left, right = case.window_size
+    window = (left, 0) if case.is_causal else (left, right)
 
     def reference(compute_dtype):
         x = [t.to(compute_dtype or case.dtype).requires_grad_(True) for t in (q, k, v)]
@@ -140,6 +145,11 @@ CASES_2 = [
     VarlenCase("zigzag", (10, 37, 0, 49, 1, 47), is_causal=True, heads=(4, 2)),
     VarlenCase("contiguous", (96,), is_causal=True),
     VarlenCase("zigzag", (5, 91), is_causal=True, dtype=torch.bfloat16, heads=(2, 1)),
+    # Windows: within a shard's documents and over the document that spans two segments.
+    VarlenCase("contiguous", (10, 37, 0, 49, 1, 47), window_size=(7, 20)),
+    VarlenCase("zigzag", (10, 37, 0, 49, 1, 47), is_causal=True, window_size=(30, -1),
+               heads=(4, 2)),
+    VarlenCase("zigzag", (80, 30, 0, 62), window_size=(-1, 3)),
 ]
 CASES_4 = [
     Case("zigzag", is_causal=True, heads=(4, 2), seqlen=160),
@@ -148,6 +158,8 @@ CASES_4 = [
     Case("zigzag", window_size=(30, 30), seqlen=160, head_dim=32),
     VarlenCase("zigzag", (3, 50, 27, 0, 60, 20), is_causal=True, heads=(4, 1)),
     VarlenCase("contiguous", (70, 90)),
+    VarlenCase("zigzag", (3, 50, 27, 0, 60, 20), is_causal=True, window_size=(25, -1)),
+    VarlenCase("contiguous", (160,), window_size=(45, 45)),
 ]
 
 
@@ -186,6 +198,50 @@ def test_pair_windows():
                     got = ((pair.window_right < 0 or b2 <= a2 + pair.window_right)
                            and (pair.window_left < 0 or b2 >= a2 - pair.window_left))
                 assert got == want, (qs, ks, left, right, a, b, pair)
+
+
+def test_varlen_pair_windows():
+    """Varlen.pairs' sequences and windows give each (query, key) of a rank's rows and a shard's
+    exactly the global rule (same document, within the window), once, for random documents,
+    both layouts and 2 or 4 ranks."""
+    generator = torch.Generator().manual_seed(1)
+    for trial in range(300):
+        world = (2, 4)[trial % 2]
+        layout = ("contiguous", "zigzag")[trial // 2 % 2]
+        local_len = 2 * int(torch.randint(1, 12, (1,), generator=generator))
+        total = world * local_len
+        cuts = sorted(torch.randint(0, total + 1, (int(torch.randint(0, 6, (1,),
+                                                                     generator=generator)),),
+                                    generator=generator).tolist())
+        cu = [0, *cuts, total]
+        left, right = (int(w) for w in torch.tensor([-1, 0, 1, 3, 10])[
+            torch.randint(0, 5, (2,), generator=generator)])
+        attention = Varlen(RingOptions(layout, left, right, 1.0, False), cu, "cpu")
+
+        def global_rows(segs):
+            return {seg.offset + x: seg.start + x for seg in segs for x in range(seg.length)}
+
+        document = [bisect.bisect_right(cu, i) - 1 for i in range(total)]
+        for rank in range(world):
+            mine = segments(layout, rank, world, local_len)
+            for owner in range(world):
+                theirs = segments(layout, owner, world, local_len)
+                q_global, k_global = global_rows(mine), global_rows(theirs)
+                got = collections.Counter()
+                for pair in attention.pairs(mine, theirs):
+                    cq, ck = pair.cu_seqlens_q.tolist(), pair.cu_seqlens_k.tolist()
+                    for s in range(len(cq) - 1):
+                        for a in range(cq[s + 1] - cq[s]):
+                            for b in range(ck[s + 1] - ck[s]):
+                                if ((pair.window_right < 0 or b <= a + pair.window_right) and
+                                        (pair.window_left < 0 or b >= a - pair.window_left)):
+                                    got[q_global[pair.q_rows.start + cq[s] + a],
+                                        k_global[pair.k_rows.start + ck[s] + b]] += 1
+                want = {(i, j) for i in q_global.values() for j in k_global.values()
+                        if document[i] == document[j] and (right < 0 or j <= i + right)
+                        and (left < 0 or j >= i - left)}
+                assert set(got) == want and set(got.values()) <= {1}, (
+                    cu, layout, world, rank, owner, left, right)
 
 
 def test_errors():

@@ -6,9 +6,10 @@ tensors, the flash kernel on CUDA).
 Dense (B, H, S, D) shards: a causal mask or window in global positions becomes, for each pair,
 a slice of the query and key rows and a top-left window on them. Varlen (T, H, D) shards of a
 packed sequence of documents: each pair runs the documents that both segments hold, as the
-varlen kernels' sequences; under a causal mask a segment against itself is causal, against an
-earlier one full, against a later one skipped (the layouts' segments are equal, aligned chunks:
-two are the same or disjoint).
+varlen kernels' sequences. The layouts' segments are equal, aligned chunks, two of them the same
+or disjoint: a segment against itself holds each document's rows on both sides alike, so the
+window applies as it is; two disjoint segments share one document at most (the one that holds
+the rows between them), whose two parts take the window the way dense pairs do.
 """
 
 from __future__ import annotations
@@ -111,7 +112,8 @@ class Dense:
 @dataclass(frozen=True)
 class VarlenPair:
     """The documents both segments hold: their query rows and key rows of the shards (each a
-    run of whole parts), the parts' prefix sums and longest lengths, causal or full."""
+    run of whole parts), the parts' prefix sums and longest lengths, and the kernels' top-left
+    window on each of those sequences."""
 
     q_rows: slice
     k_rows: slice
@@ -119,7 +121,8 @@ class VarlenPair:
     cu_seqlens_k: Tensor
     max_seqlen_q: int
     max_seqlen_k: int
-    causal: bool
+    window_left: int
+    window_right: int
 
 
 class Varlen:
@@ -147,21 +150,33 @@ class Varlen:
         begin = max(start, cu[first]) - start + seg.offset
         return slice(begin, begin + sum(lengths)), lengths
 
+    def _part(self, seg: Segment, document: int) -> Segment:
+        """The rows of `document` that seg holds, as a segment of their own."""
+        start = max(seg.start, self.cu_seqlens[document])
+        stop = min(seg.start + seg.length, self.cu_seqlens[document + 1])
+        return Segment(start, max(0, stop - start), seg.offset + start - seg.start)
+
     def _prefix(self, lengths: list[int]) -> Tensor:
         return torch.tensor([0, *itertools.accumulate(lengths)], dtype=torch.int32,
                             device=self.device)
 
     def pairs(self, q_segments: list[Segment], k_segments: list[Segment]) -> list[VarlenPair]:
-        causal = self.options.window_right == 0
+        left, right = self.options.window_left, self.options.window_right
         found = []
         for qs in q_segments:
             for ks in k_segments:
-                if causal and ks.start > qs.start:
-                    continue  # every key after every query
                 q_first, q_last = self._documents(qs)
                 k_first, k_last = self._documents(ks)
                 first, last = max(q_first, k_first), min(q_last, k_last)
                 if first > last:
+                    continue
+                if qs.start != ks.start:
+                    # One document at most has rows in both (empty ones give no pair).
+                    for document in range(first, last + 1):
+                        pair = dense_pair(self._part(qs, document), self._part(ks, document),
+                                          left, right)
+                        if pair is not None:
+                            found.append(self._single(pair))
                     continue
                 q_rows, q_lengths = self._parts(qs, first, last)
                 k_rows, k_lengths = self._parts(ks, first, last)
@@ -170,8 +185,15 @@ class Varlen:
                     *((a, b) for a, b in zip(q_lengths, k_lengths) if a or b)))
                 found.append(VarlenPair(q_rows, k_rows, self._prefix(q_lengths),
                                         self._prefix(k_lengths), max(q_lengths), max(k_lengths),
-                                        causal and ks.start == qs.start))
+                                        left, right))
         return found
+
+    def _single(self, pair: DensePair) -> VarlenPair:
+        """A dense pair's slices as one varlen sequence."""
+        q_len = pair.q_rows.stop - pair.q_rows.start
+        k_len = pair.k_rows.stop - pair.k_rows.start
+        return VarlenPair(pair.q_rows, pair.k_rows, self._prefix([q_len]), self._prefix([k_len]),
+                          q_len, k_len, pair.window_left, pair.window_right)
 
     def new_lse(self, q: Tensor) -> Tensor:  # (T, H) while merging
         return torch.full(q.shape[:2], float("-inf"), dtype=torch.float32, device=q.device)
@@ -183,8 +205,8 @@ class Varlen:
         o = self.options
         out, lse = torch.ops.flash_ext.attention_varlen_fwd(
             q[pair.q_rows], k[pair.k_rows], v[pair.k_rows], pair.cu_seqlens_q, pair.cu_seqlens_k,
-            pair.max_seqlen_q, pair.max_seqlen_k, None, None, 0.0, o.scale, -1,
-            0 if pair.causal else -1, False, 0.0, o.deterministic)
+            pair.max_seqlen_q, pair.max_seqlen_k, None, None, 0.0, o.scale, pair.window_left,
+            pair.window_right, False, 0.0, o.deterministic)
         return out, lse.t()
 
     def backward(self, dout: Tensor, q: Tensor, k: Tensor, v: Tensor, out: Tensor, lse: Tensor,
@@ -193,4 +215,4 @@ class Varlen:
         return torch.ops.flash_ext.attention_varlen_bwd(
             dout[r], q[r], k[c], v[c], out[r], lse[:, r].contiguous(), pair.cu_seqlens_q,
             pair.cu_seqlens_k, pair.max_seqlen_q, pair.max_seqlen_k, None, None, 0.0, o.scale,
-            -1, 0 if pair.causal else -1, False, 0.0, o.deterministic)
+            pair.window_left, pair.window_right, False, 0.0, o.deterministic)

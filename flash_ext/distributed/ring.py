@@ -182,6 +182,17 @@ def _scale(scale: float | None, head_dim: int) -> float:
     return 1.0 / math.sqrt(head_dim) if scale is None else float(scale)
 
 
+def _options(layout: str, is_causal: bool, window_size, scale: float | None, head_dim: int,
+             deterministic: bool) -> RingOptions:
+    if (not isinstance(window_size, (tuple, list)) or len(window_size) != 2
+            or any(not isinstance(w, int) or w < -1 for w in window_size)):
+        raise ValueError(f"window_size={window_size!r}: expected (left, right), each -1 "
+                         "(unbounded) or >= 0")
+    window_left, window_right = window_size
+    return RingOptions(layout, window_left, 0 if is_causal else window_right,
+                       _scale(scale, head_dim), deterministic)
+
+
 def ring_attention(query: Tensor, key: Tensor, value: Tensor, *,
                    group: dist.ProcessGroup | None = None, layout: str = "contiguous",
                    is_causal: bool = False, window_size: tuple[int, int] = (-1, -1),
@@ -198,13 +209,8 @@ def ring_attention(query: Tensor, key: Tensor, value: Tensor, *,
     value (once). CPU tensors run the CPU kernel (group over gloo), CUDA tensors the flash
     kernel (fp16/bf16, group over NCCL)."""
     _check(query, key, value, layout, enable_gqa, "(B, H, S_local, D)")
-    if (not isinstance(window_size, (tuple, list)) or len(window_size) != 2
-            or any(not isinstance(w, int) or w < -1 for w in window_size)):
-        raise ValueError(f"window_size={window_size!r}: expected (left, right), each -1 "
-                         "(unbounded) or >= 0")
-    window_left, window_right = window_size
-    attention = Dense(RingOptions(layout, window_left, 0 if is_causal else window_right,
-                                  _scale(scale, query.shape[-1]), deterministic))
+    attention = Dense(_options(layout, is_causal, window_size, scale, query.shape[-1],
+                               deterministic))
     out, lse = _RingAttention.apply(query, key, value, attention, group)
     return (out, lse) if return_lse else out
 
@@ -221,21 +227,21 @@ def _global_cu_seqlens(cu_seqlens, total: int) -> list[int]:
 
 def ring_attention_varlen(query: Tensor, key: Tensor, value: Tensor, cu_seqlens, *,
                           group: dist.ProcessGroup | None = None, layout: str = "contiguous",
-                          is_causal: bool = False, scale: float | None = None,
-                          enable_gqa: bool = False, deterministic: bool = False,
+                          is_causal: bool = False, window_size: tuple[int, int] = (-1, -1),
+                          scale: float | None = None, enable_gqa: bool = False,
+                          deterministic: bool = False,
                           return_lse: bool = False) -> Tensor | tuple[Tensor, Tensor]:
     """ring_attention on a packed sequence of documents (attention within each document, as
     flash_ext.attention_varlen): query (T_local, Hq, D), key and value (T_local, Hkv, D), this
     rank's rows by `layout` of the T = W * T_local packed rows (shard(x, dim=0)), and
     cu_seqlens the documents' prefix sums over all T rows (a tensor or a list of ints, the
     same on every rank): documents may span shards. Returns this rank's rows of the output,
-    (T_local, Hq, D); with return_lse also their fp32 log-sum-exp (Hq, T_local). is_causal
-    within each document."""
+    (T_local, Hq, D); with return_lse also their fp32 log-sum-exp (Hq, T_local). is_causal and
+    window_size within each document, in its own positions (as attention_varlen's)."""
     _check(query, key, value, layout, enable_gqa, "(T_local, H, D)")
     world, _ = group_size_rank(group)
     cu = _global_cu_seqlens(cu_seqlens, world * query.shape[0])
-    attention = Varlen(RingOptions(layout, -1, 0 if is_causal else -1,
-                                   _scale(scale, query.shape[-1]), deterministic),
-                       cu, query.device)
+    attention = Varlen(_options(layout, is_causal, window_size, scale, query.shape[-1],
+                                deterministic), cu, query.device)
     out, lse = _RingAttention.apply(query, key, value, attention, group)
     return (out, lse) if return_lse else out
