@@ -16,7 +16,7 @@ import pytest
 import torch
 import torch.distributed as dist
 import torch.multiprocessing as mp
-from attention_check import assert_rule
+from attention_check import EPS, assert_rule
 
 import flash_ext
 from flash_ext.distributed import ring_attention, ring_attention_varlen, shard, unshard
@@ -40,6 +40,27 @@ class Case:
     batch: int = 2
     dtype: torch.dtype = torch.float32
     seed: int = 0
+    softcap: float = 0.0
+    sinks: bool = False
+
+
+def check_sinks_grad(case, dsinks, sinks, ref64, ref_lowp, g) -> None:
+    """The ranks' shares of the sinks' gradient, summed, against the reference's. The gradient
+    sums terms -exp(sink - lse) g.out whose rounding errors may cancel in the reference run in
+    the inputs' dtype, so the floor of the tolerance is the dtype's EPS times their magnitude
+    (as tests/test_sinks.py does)."""
+    total = dsinks.detach().clone()
+    dist.all_reduce(total)
+    row_sums = (g.double() * ref64["out"].detach()).abs().sum(-1)  # (B, H, S) or (T, H)
+    lse = ref64["lse"].detach()  # (B, H, S) or (H, T)
+    if row_sums.dim() == 2:
+        row_sums = row_sums.t()
+    else:
+        row_sums, lse = (t.movedim(1, 0).flatten(1) for t in (row_sums, lse))
+    terms = torch.exp(sinks.double().view(-1, 1) - lse) * row_sums  # (H, rows)
+    magnitude = terms.sum(1).max().item()
+    assert_rule(f"{case}: dsinks", total, ref64["dsinks"], ref_lowp["dsinks"],
+                eps=EPS[case.dtype] * magnitude)
 
 
 def run_case(case: Case, group_rank: int) -> None:
@@ -50,12 +71,15 @@ def run_case(case: Case, group_rank: int) -> None:
     shape_kv = (case.batch, heads_kv, case.seqlen, case.head_dim)
     q, k, v = (torch.randn(s, dtype=case.dtype) for s in (shape_q, shape_kv, shape_kv))
     g = torch.randn(shape_q, dtype=case.dtype)
+    sinks = torch.randn(heads_q) if case.sinks else None
     local = [shard(t, layout=case.layout).requires_grad_(True) for t in (q, k, v)]
     assert torch.equal(unshard(local[0].detach(), layout=case.layout), q), "unshard(shard(q))"
+    leaves = local + ([sinks.clone().requires_grad_(True)] if case.sinks else [])
     out, lse = ring_attention(*local, layout=case.layout, is_causal=case.is_causal,
                               window_size=case.window_size, enable_gqa=heads_q != heads_kv,
+                              softcap=case.softcap, sinks=leaves[3] if case.sinks else None,
                               return_lse=True)
-    grads = torch.autograd.grad(out, local, shard(g, layout=case.layout))
+    grads = torch.autograd.grad(out, leaves, shard(g, layout=case.layout))
     results = {"out": out, "lse": lse, **dict(zip(("dq", "dk", "dv"), grads))}
     gathered = {name: unshard(t.detach(), layout=case.layout) for name, t in results.items()}
 
@@ -64,13 +88,20 @@ def run_case(case: Case, group_rank: int) -> None:
 
     def reference(compute_dtype):
         x = [t.to(compute_dtype or case.dtype).requires_grad_(True) for t in (q, k, v)]
-        ref_out, ref_lse = attention_ref(*x, window_size=window, compute_dtype=compute_dtype)
+        if case.sinks:
+            x.append(sinks.to(compute_dtype or torch.float32).requires_grad_(True))
+        ref_out, ref_lse = attention_ref(*x[:3], window_size=window, softcap=case.softcap,
+                                         sinks=x[3] if case.sinks else None,
+                                         compute_dtype=compute_dtype)
         ref_grads = torch.autograd.grad(ref_out, x, g.to(ref_out.dtype))
-        return {"out": ref_out, "lse": ref_lse, **dict(zip(("dq", "dk", "dv"), ref_grads))}
+        return {"out": ref_out, "lse": ref_lse,
+                **dict(zip(("dq", "dk", "dv", "dsinks"), ref_grads))}
 
     ref64, ref_lowp = reference(torch.float64), reference(None)
     for name, value in gathered.items():
         assert_rule(f"{case} rank {group_rank}: {name}", value, ref64[name], ref_lowp[name])
+    if case.sinks:
+        check_sinks_grad(case, grads[3], sinks, ref64, ref_lowp, g)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -83,6 +114,8 @@ class VarlenCase:
     head_dim: int = 64
     dtype: torch.dtype = torch.float32
     seed: int = 0
+    softcap: float = 0.0
+    sinks: bool = False
 
 
 def run_varlen_case(case: VarlenCase, group_rank: int) -> None:
@@ -93,11 +126,14 @@ def run_varlen_case(case: VarlenCase, group_rank: int) -> None:
     q = torch.randn(total, heads_q, case.head_dim, dtype=case.dtype)
     k, v = (torch.randn(total, heads_kv, case.head_dim, dtype=case.dtype) for _ in range(2))
     g = torch.randn_like(q)
+    sinks = torch.randn(heads_q) if case.sinks else None
     local = [shard(t, layout=case.layout, dim=0).requires_grad_(True) for t in (q, k, v)]
+    leaves = local + ([sinks.clone().requires_grad_(True)] if case.sinks else [])
     out, lse = ring_attention_varlen(*local, cu, layout=case.layout, is_causal=case.is_causal,
                                      window_size=case.window_size,
-                                     enable_gqa=heads_q != heads_kv, return_lse=True)
-    grads = torch.autograd.grad(out, local, shard(g, layout=case.layout, dim=0))
+                                     enable_gqa=heads_q != heads_kv, softcap=case.softcap,
+                                     sinks=leaves[3] if case.sinks else None, return_lse=True)
+    grads = torch.autograd.grad(out, leaves, shard(g, layout=case.layout, dim=0))
     gathered = {"out": unshard(out.detach(), layout=case.layout, dim=0),
                 "lse": unshard(lse, layout=case.layout, dim=1)}
     for name, t in zip(("dq", "dk", "dv"), grads):
@@ -107,14 +143,21 @@ def run_varlen_case(case: VarlenCase, group_rank: int) -> None:
 
     def reference(compute_dtype):
         x = [t.to(compute_dtype or case.dtype).requires_grad_(True) for t in (q, k, v)]
-        ref_out, ref_lse = attention_varlen_ref(*x, cu, cu, window_size=window,
+        if case.sinks:
+            x.append(sinks.to(compute_dtype or torch.float32).requires_grad_(True))
+        ref_out, ref_lse = attention_varlen_ref(*x[:3], cu, cu, window_size=window,
+                                                softcap=case.softcap,
+                                                sinks=x[3] if case.sinks else None,
                                                 compute_dtype=compute_dtype)
         ref_grads = torch.autograd.grad(ref_out, x, g.to(ref_out.dtype))
-        return {"out": ref_out, "lse": ref_lse, **dict(zip(("dq", "dk", "dv"), ref_grads))}
+        return {"out": ref_out, "lse": ref_lse,
+                **dict(zip(("dq", "dk", "dv", "dsinks"), ref_grads))}
 
     ref64, ref_lowp = reference(torch.float64), reference(None)
     for name, value in gathered.items():
         assert_rule(f"{case} rank {group_rank}: {name}", value, ref64[name], ref_lowp[name])
+    if case.sinks:
+        check_sinks_grad(case, grads[3], sinks, ref64, ref_lowp, g)
 
 
 def worker(rank: int, world: int, init_file: str, cases: list[Case | VarlenCase]) -> None:
@@ -150,6 +193,11 @@ CASES_2 = [
     VarlenCase("zigzag", (10, 37, 0, 49, 1, 47), is_causal=True, window_size=(30, -1),
                heads=(4, 2)),
     VarlenCase("zigzag", (80, 30, 0, 62), window_size=(-1, 3)),
+    # gpt-oss (sinks, a window) and Gemma 2 (softcap) layers.
+    Case("zigzag", is_causal=True, window_size=(31, -1), heads=(4, 2), sinks=True),
+    Case("contiguous", softcap=5.0, sinks=True, dtype=torch.bfloat16, seed=2),
+    VarlenCase("zigzag", (10, 37, 0, 49, 1, 47), is_causal=True, window_size=(20, -1),
+               sinks=True, softcap=3.0),
 ]
 CASES_4 = [
     Case("zigzag", is_causal=True, heads=(4, 2), seqlen=160),
@@ -256,6 +304,12 @@ def test_errors():
         ring_attention(q, q[:, :, :4], q[:, :, :4])
     with pytest.raises(ValueError, match="window_size"):
         ring_attention(q, q, q, window_size=(-2, 0))
+    with pytest.raises(ValueError, match="softcap=-1.0"):
+        ring_attention(q, q, q, softcap=-1.0)
+    with pytest.raises(ValueError, match=r"sinks: expected a tensor of shape \(4,\)"):
+        ring_attention(q, q, q, sinks=torch.zeros(2))
+    with pytest.raises(ValueError, match="sinks: expected torch.float32"):
+        ring_attention(q, q, q, sinks=torch.zeros(4, dtype=torch.float64))
     with pytest.raises(ValueError, match="torch.float64 on cpu"):
         ring_attention(q.double(), q.double(), q.double())
     with pytest.raises(ValueError, match="expected a 3-D tensor"):

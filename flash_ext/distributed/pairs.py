@@ -31,6 +31,7 @@ class RingOptions:
     window_right: int  # 0: causal
     scale: float
     deterministic: bool
+    softcap: float = 0.0  # > 0: score = softcap * tanh(scale * q.k / softcap)
 
 
 def rows(t: Tensor, dim: int, index: slice) -> Tensor:
@@ -91,6 +92,10 @@ class Dense:
     def new_lse(self, q: Tensor) -> Tensor:
         return torch.full(q.shape[:3], float("-inf"), dtype=torch.float32, device=q.device)
 
+    def per_head(self, x: Tensor) -> Tensor:
+        """A (H,) tensor viewed to broadcast against the lse: (1, H, 1)."""
+        return x.view(1, -1, 1)
+
     def final_lse(self, acc_lse: Tensor) -> Tensor:
         return acc_lse
 
@@ -98,7 +103,8 @@ class Dense:
         o = self.options
         return torch.ops.flash_ext.attention_fwd(
             rows(q, 2, pair.q_rows), rows(k, 2, pair.k_rows), rows(v, 2, pair.k_rows), None, None,
-            None, 0.0, o.scale, pair.window_left, pair.window_right, False, 0.0, o.deterministic)
+            None, 0.0, o.scale, pair.window_left, pair.window_right, False, o.softcap,
+            o.deterministic)
 
     def backward(self, dout: Tensor, q: Tensor, k: Tensor, v: Tensor, out: Tensor, lse: Tensor,
                  pair: DensePair) -> tuple[Tensor, Tensor, Tensor]:
@@ -106,7 +112,7 @@ class Dense:
         return torch.ops.flash_ext.attention_bwd(
             rows(dout, 2, r), rows(q, 2, r), rows(k, 2, c), rows(v, 2, c), rows(out, 2, r),
             rows(lse, 2, r), None, None, None, 0.0, o.scale, pair.window_left, pair.window_right,
-            False, 0.0, o.deterministic)
+            False, o.softcap, o.deterministic)
 
 
 @dataclass(frozen=True)
@@ -198,6 +204,10 @@ class Varlen:
     def new_lse(self, q: Tensor) -> Tensor:  # (T, H) while merging
         return torch.full(q.shape[:2], float("-inf"), dtype=torch.float32, device=q.device)
 
+    def per_head(self, x: Tensor) -> Tensor:
+        """A (H,) tensor viewed to broadcast against the lse while merging, (T, H): (1, H)."""
+        return x.view(1, -1)
+
     def final_lse(self, acc_lse: Tensor) -> Tensor:
         return acc_lse.t().contiguous()
 
@@ -206,7 +216,7 @@ class Varlen:
         out, lse = torch.ops.flash_ext.attention_varlen_fwd(
             q[pair.q_rows], k[pair.k_rows], v[pair.k_rows], pair.cu_seqlens_q, pair.cu_seqlens_k,
             pair.max_seqlen_q, pair.max_seqlen_k, None, None, 0.0, o.scale, pair.window_left,
-            pair.window_right, False, 0.0, o.deterministic)
+            pair.window_right, False, o.softcap, o.deterministic)
         return out, lse.t()
 
     def backward(self, dout: Tensor, q: Tensor, k: Tensor, v: Tensor, out: Tensor, lse: Tensor,
@@ -215,4 +225,4 @@ class Varlen:
         return torch.ops.flash_ext.attention_varlen_bwd(
             dout[r], q[r], k[c], v[c], out[r], lse[:, r].contiguous(), pair.cu_seqlens_q,
             pair.cu_seqlens_k, pair.max_seqlen_q, pair.max_seqlen_k, None, None, 0.0, o.scale,
-            pair.window_left, pair.window_right, False, 0.0, o.deterministic)
+            pair.window_left, pair.window_right, False, o.softcap, o.deterministic)

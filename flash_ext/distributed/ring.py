@@ -10,7 +10,11 @@ through their log-sum-exps. Backward: the key/value shards go round again; each 
 kernels' backward op on every pair with the merged output and lse (so each pair's
 probabilities are the final ones), adds dq in place, and adds its dK/dV contribution to the
 shard's fp32 accumulator, which travels one rank behind the shard and reaches its owner after
-the last step.
+the last step. Learnable sinks (gpt-oss) join after the merge, as in flash_ext.attention's
+kernel backends: lse' = logaddexp(lse, sink), out' = out exp(lse - lse'), the backward on
+(out', lse'), and d sink = -sum over the rank's rows of exp(sink - lse') rowsum(dO out') (this
+rank's share: the sinks are replicated across the group like the model's other weights, whose
+gradients the training loop sums over the ranks).
 """
 from __future__ import annotations
 
@@ -82,7 +86,8 @@ def _shards(ring: _Ring, attention: Dense | Varlen, q: Tensor, k: Tensor, v: Ten
             kv = next_kv
 
 
-def ring_forward(q: Tensor, k: Tensor, v: Tensor, attention: Dense | Varlen,
+def ring_forward(q: Tensor, k: Tensor, v: Tensor, sinks: Tensor | None,
+                 attention: Dense | Varlen,
                  group: dist.ProcessGroup | None) -> tuple[Tensor, Tensor]:
     dim = attention.row_dim
     acc_out = torch.zeros(q.shape, dtype=torch.float32, device=q.device)
@@ -91,6 +96,10 @@ def ring_forward(q: Tensor, k: Tensor, v: Tensor, attention: Dense | Varlen,
         for pair in pairs:
             out, lse = attention.forward(q, kv[0], kv[1], pair)
             _merge(rows(acc_out, dim, pair.q_rows), rows(acc_lse, dim, pair.q_rows), out, lse)
+    if sinks is not None:  # on the fp32 accumulator; rows without keys: out 0, lse the sink
+        with_sink = torch.logaddexp(acc_lse, attention.per_head(sinks.float()))
+        acc_out.mul_(torch.exp(acc_lse - with_sink).unsqueeze(-1))
+        acc_lse = with_sink
     return acc_out.to(q.dtype), attention.final_lse(acc_lse)
 
 
@@ -120,12 +129,24 @@ def ring_backward(dout: Tensor, q: Tensor, k: Tensor, v: Tensor, out: Tensor, ls
     return dq.to(q.dtype), dkv[0].to(k.dtype), dkv[1].to(v.dtype)
 
 
+def _sinks_grad(dout: Tensor, out: Tensor, lse: Tensor, sinks: Tensor,
+                attention: Dense | Varlen) -> Tensor:
+    """d sink = -sum over this rank's rows of exp(sink - lse') * rowsum(dO * out')."""
+    row_sums = (dout.float() * out.float()).sum(-1)  # (B, H, S) or (T, H)
+    if attention.row_dim == 0:
+        row_sums = row_sums.t()  # (H, T), as the final lse
+        weights = torch.exp(sinks.float()[:, None] - lse)
+        return -(weights * row_sums).sum(1).to(sinks.dtype)
+    weights = torch.exp(attention.per_head(sinks.float()) - lse)
+    return -(weights * row_sums).sum((0, 2)).to(sinks.dtype)
+
+
 class _RingAttention(torch.autograd.Function):
     @staticmethod
-    def forward(ctx, q: Tensor, k: Tensor, v: Tensor, attention: Dense | Varlen,
-                group: dist.ProcessGroup | None):
-        out, lse = ring_forward(q, k, v, attention, group)
-        ctx.save_for_backward(q, k, v, out, lse)
+    def forward(ctx, q: Tensor, k: Tensor, v: Tensor, sinks: Tensor | None,
+                attention: Dense | Varlen, group: dist.ProcessGroup | None):
+        out, lse = ring_forward(q, k, v, sinks, attention, group)
+        ctx.save_for_backward(q, k, v, out, lse, sinks)
         ctx.attention, ctx.group = attention, group
         ctx.mark_non_differentiable(lse)
         return out, lse
@@ -133,9 +154,13 @@ class _RingAttention(torch.autograd.Function):
     @staticmethod
     @once_differentiable
     def backward(ctx, dout: Tensor, _dlse: Tensor):
-        q, k, v, out, lse = ctx.saved_tensors
-        dq, dk, dv = ring_backward(dout.contiguous(), q, k, v, out, lse, ctx.attention, ctx.group)
-        return dq, dk, dv, None, None
+        q, k, v, out, lse, sinks = ctx.saved_tensors
+        dout = dout.contiguous()
+        dq, dk, dv = ring_backward(dout, q, k, v, out, lse, ctx.attention, ctx.group)
+        dsinks = None
+        if ctx.needs_input_grad[3]:
+            dsinks = _sinks_grad(dout, out, lse, sinks, ctx.attention)
+        return dq, dk, dv, dsinks, None, None
 
 
 # What flash_ext::attention_fwd/bwd run on each device: the CPU kernel, the flash kernel.
@@ -182,21 +207,33 @@ def _scale(scale: float | None, head_dim: int) -> float:
     return 1.0 / math.sqrt(head_dim) if scale is None else float(scale)
 
 
-def _options(layout: str, is_causal: bool, window_size, scale: float | None, head_dim: int,
-             deterministic: bool) -> RingOptions:
+def _options(q: Tensor, layout: str, is_causal: bool, window_size, scale: float | None,
+             softcap: float, sinks: Tensor | None, deterministic: bool) -> RingOptions:
     if (not isinstance(window_size, (tuple, list)) or len(window_size) != 2
             or any(not isinstance(w, int) or w < -1 for w in window_size)):
         raise ValueError(f"window_size={window_size!r}: expected (left, right), each -1 "
                          "(unbounded) or >= 0")
+    if not isinstance(softcap, (int, float)) or not math.isfinite(softcap) or softcap < 0:
+        raise ValueError(f"softcap={softcap!r}: expected a finite number >= 0 (0: no cap)")
+    if sinks is not None:
+        heads_q = q.shape[1]
+        if not isinstance(sinks, Tensor) or sinks.shape != (heads_q,):
+            got = tuple(sinks.shape) if isinstance(sinks, Tensor) else type(sinks).__name__
+            raise ValueError(f"sinks: expected a tensor of shape ({heads_q},), one logit per "
+                             f"query head, got {got}")
+        if sinks.dtype not in (torch.float32, q.dtype) or sinks.device != q.device:
+            raise ValueError(f"sinks: expected torch.float32 or the inputs' dtype ({q.dtype}) "
+                             f"on {q.device}, got {sinks.dtype} on {sinks.device}")
     window_left, window_right = window_size
     return RingOptions(layout, window_left, 0 if is_causal else window_right,
-                       _scale(scale, head_dim), deterministic)
+                       _scale(scale, q.shape[-1]), deterministic, float(softcap))
 
 
 def ring_attention(query: Tensor, key: Tensor, value: Tensor, *,
                    group: dist.ProcessGroup | None = None, layout: str = "contiguous",
                    is_causal: bool = False, window_size: tuple[int, int] = (-1, -1),
                    scale: float | None = None, enable_gqa: bool = False,
+                   softcap: float = 0.0, sinks: Tensor | None = None,
                    deterministic: bool = False,
                    return_lse: bool = False) -> Tensor | tuple[Tensor, Tensor]:
     """Attention over a sequence sharded across `group` (default: the whole world), called by
@@ -205,13 +242,14 @@ def ring_attention(query: Tensor, key: Tensor, value: Tensor, *,
     unshard() convert). Returns this rank's rows of the output, (B, Hq, S_local, D), as
     flash_ext.attention on the whole sequence would give them; with return_lse also their fp32
     log-sum-exp (B, Hq, S_local). is_causal and window_size are in global positions,
-    top-left aligned as in SDPA; GQA as in SDPA (enable_gqa). Differentiable in query, key and
-    value (once). CPU tensors run the CPU kernel (group over gloo), CUDA tensors the flash
-    kernel (fp16/bf16, group over NCCL)."""
+    top-left aligned as in SDPA; GQA as in SDPA (enable_gqa); softcap and sinks (Hq,) as in
+    flash_ext.attention (the lse then includes the sink). Differentiable in query, key, value
+    and sinks (once; the sinks' gradient is this rank's share). CPU tensors run the CPU kernel
+    (group over gloo), CUDA tensors the flash kernel (fp16/bf16, group over NCCL)."""
     _check(query, key, value, layout, enable_gqa, "(B, H, S_local, D)")
-    attention = Dense(_options(layout, is_causal, window_size, scale, query.shape[-1],
+    attention = Dense(_options(query, layout, is_causal, window_size, scale, softcap, sinks,
                                deterministic))
-    out, lse = _RingAttention.apply(query, key, value, attention, group)
+    out, lse = _RingAttention.apply(query, key, value, sinks, attention, group)
     return (out, lse) if return_lse else out
 
 
@@ -229,6 +267,7 @@ def ring_attention_varlen(query: Tensor, key: Tensor, value: Tensor, cu_seqlens,
                           group: dist.ProcessGroup | None = None, layout: str = "contiguous",
                           is_causal: bool = False, window_size: tuple[int, int] = (-1, -1),
                           scale: float | None = None, enable_gqa: bool = False,
+                          softcap: float = 0.0, sinks: Tensor | None = None,
                           deterministic: bool = False,
                           return_lse: bool = False) -> Tensor | tuple[Tensor, Tensor]:
     """ring_attention on a packed sequence of documents (attention within each document, as
@@ -237,11 +276,12 @@ def ring_attention_varlen(query: Tensor, key: Tensor, value: Tensor, cu_seqlens,
     cu_seqlens the documents' prefix sums over all T rows (a tensor or a list of ints, the
     same on every rank): documents may span shards. Returns this rank's rows of the output,
     (T_local, Hq, D); with return_lse also their fp32 log-sum-exp (Hq, T_local). is_causal and
-    window_size within each document, in its own positions (as attention_varlen's)."""
+    window_size within each document, in its own positions (as attention_varlen's); softcap
+    and sinks as in ring_attention."""
     _check(query, key, value, layout, enable_gqa, "(T_local, H, D)")
     world, _ = group_size_rank(group)
     cu = _global_cu_seqlens(cu_seqlens, world * query.shape[0])
-    attention = Varlen(_options(layout, is_causal, window_size, scale, query.shape[-1],
-                                deterministic), cu, query.device)
-    out, lse = _RingAttention.apply(query, key, value, attention, group)
+    attention = Varlen(_options(query, layout, is_causal, window_size, scale,
+                                softcap, sinks, deterministic), cu, query.device)
+    out, lse = _RingAttention.apply(query, key, value, sinks, attention, group)
     return (out, lse) if return_lse else out
