@@ -42,6 +42,7 @@ class Case:
     seed: int = 0
     softcap: float = 0.0
     sinks: bool = False
+    head_dim_v: int | None = None  # value's head dim, when it differs
 
 
 def check_sinks_grad(case, dsinks, sinks, ref64, ref_lowp, g) -> None:
@@ -69,8 +70,9 @@ def run_case(case: Case, group_rank: int) -> None:
     heads_q, heads_kv = case.heads
     shape_q = (case.batch, heads_q, case.seqlen, case.head_dim)
     shape_kv = (case.batch, heads_kv, case.seqlen, case.head_dim)
-    q, k, v = (torch.randn(s, dtype=case.dtype) for s in (shape_q, shape_kv, shape_kv))
-    g = torch.randn(shape_q, dtype=case.dtype)
+    shape_v = (*shape_kv[:3], case.head_dim_v or case.head_dim)
+    q, k, v = (torch.randn(s, dtype=case.dtype) for s in (shape_q, shape_kv, shape_v))
+    g = torch.randn((*shape_q[:3], shape_v[3]), dtype=case.dtype)
     sinks = torch.randn(heads_q) if case.sinks else None
     local = [shard(t, layout=case.layout).requires_grad_(True) for t in (q, k, v)]
     assert torch.equal(unshard(local[0].detach(), layout=case.layout), q), "unshard(shard(q))"
@@ -116,6 +118,7 @@ class VarlenCase:
     seed: int = 0
     softcap: float = 0.0
     sinks: bool = False
+    head_dim_v: int | None = None
 
 
 def run_varlen_case(case: VarlenCase, group_rank: int) -> None:
@@ -124,8 +127,9 @@ def run_varlen_case(case: VarlenCase, group_rank: int) -> None:
     cu = torch.tensor([0, *torch.tensor(case.documents).cumsum(0).tolist()], dtype=torch.int32)
     heads_q, heads_kv = case.heads
     q = torch.randn(total, heads_q, case.head_dim, dtype=case.dtype)
-    k, v = (torch.randn(total, heads_kv, case.head_dim, dtype=case.dtype) for _ in range(2))
-    g = torch.randn_like(q)
+    k = torch.randn(total, heads_kv, case.head_dim, dtype=case.dtype)
+    v = torch.randn(total, heads_kv, case.head_dim_v or case.head_dim, dtype=case.dtype)
+    g = torch.randn(total, heads_q, v.shape[-1], dtype=case.dtype)
     sinks = torch.randn(heads_q) if case.sinks else None
     local = [shard(t, layout=case.layout, dim=0).requires_grad_(True) for t in (q, k, v)]
     leaves = local + ([sinks.clone().requires_grad_(True)] if case.sinks else [])
@@ -198,6 +202,10 @@ CASES_2 = [
     Case("contiguous", softcap=5.0, sinks=True, dtype=torch.bfloat16, seed=2),
     VarlenCase("zigzag", (10, 37, 0, 49, 1, 47), is_causal=True, window_size=(20, -1),
                sinks=True, softcap=3.0),
+    # DeepSeek-V3's head dims (192 / 128; the CPU kernels take them).
+    Case("zigzag", is_causal=True, head_dim=48, head_dim_v=32, heads=(4, 2)),
+    VarlenCase("contiguous", (10, 37, 0, 49, 1, 47), is_causal=True, head_dim=48,
+               head_dim_v=24, sinks=True),
 ]
 CASES_4 = [
     Case("zigzag", is_causal=True, heads=(4, 2), seqlen=160),
@@ -300,6 +308,8 @@ def test_errors():
         ring_attention(q, q[:, :2], q[:, :2])
     with pytest.raises(ValueError, match="local sequence length must be even"):
         ring_attention(q[:, :, :7], q[:, :, :7], q[:, :, :7], layout="zigzag")
+    with pytest.raises(ValueError, match="same shape but for the head dim"):
+        ring_attention(q, q, q[:, :2])
     with pytest.raises(ValueError, match="shards queries and keys alike"):
         ring_attention(q, q[:, :, :4], q[:, :, :4])
     with pytest.raises(ValueError, match="window_size"):

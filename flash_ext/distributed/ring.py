@@ -69,13 +69,21 @@ def _wait(requests: list) -> None:
         request.wait()
 
 
+def _split(kv: Tensor, k_shape: torch.Size, v_shape: torch.Size) -> tuple[Tensor, Tensor]:
+    """The k-like and v-like views of a flat buffer holding both (one exchange a step; v may
+    have a head dim of its own)."""
+    n = math.prod(k_shape)
+    return kv[:n].view(k_shape), kv[n:].view(v_shape)
+
+
 def _shards(ring: _Ring, attention: Dense | Varlen, q: Tensor, k: Tensor, v: Tensor):
-    """Yields, for each step, the K/V shard this rank holds (k and v stacked) and the pairs of
-    its query segments with that shard's segments; the next shard is on its way meanwhile."""
+    """Yields, for each step, the K/V shard this rank holds (one flat buffer, both in it) and
+    the pairs of its query segments with that shard's segments; the next shard is on its way
+    meanwhile."""
     local_len = q.shape[attention.row_dim]
     layout = attention.options.layout
     mine = segments(layout, ring.rank, ring.world, local_len)
-    kv = torch.stack([k, v])
+    kv = torch.cat([k.reshape(-1), v.reshape(-1)])
     for step in range(ring.world):
         last = step == ring.world - 1
         if not last:
@@ -90,11 +98,12 @@ def ring_forward(q: Tensor, k: Tensor, v: Tensor, sinks: Tensor | None,
                  attention: Dense | Varlen,
                  group: dist.ProcessGroup | None) -> tuple[Tensor, Tensor]:
     dim = attention.row_dim
-    acc_out = torch.zeros(q.shape, dtype=torch.float32, device=q.device)
+    acc_out = torch.zeros((*q.shape[:-1], v.shape[-1]), dtype=torch.float32, device=q.device)
     acc_lse = attention.new_lse(q)
     for kv, pairs in _shards(_Ring(group), attention, q, k, v):
+        k_held, v_held = _split(kv, k.shape, v.shape)
         for pair in pairs:
-            out, lse = attention.forward(q, kv[0], kv[1], pair)
+            out, lse = attention.forward(q, k_held, v_held, pair)
             _merge(rows(acc_out, dim, pair.q_rows), rows(acc_lse, dim, pair.q_rows), out, lse)
     if sinks is not None:  # on the fp32 accumulator; rows without keys: out 0, lse the sink
         with_sink = torch.logaddexp(acc_lse, attention.per_head(sinks.float()))
@@ -111,12 +120,14 @@ def ring_backward(dout: Tensor, q: Tensor, k: Tensor, v: Tensor, out: Tensor, ls
     dq = torch.zeros(q.shape, dtype=torch.float32, device=q.device)
     dkv_in_flight = None  # the held shard's dK/dV so far, coming from the previous rank
     for kv, pairs in _shards(ring, attention, q, k, v):
+        k_held, v_held = _split(kv, k.shape, v.shape)
         dkv = torch.zeros(kv.shape, dtype=torch.float32, device=q.device)
+        dk_held, dv_held = _split(dkv, k.shape, v.shape)
         for pair in pairs:
-            dq_pair, dk_pair, dv_pair = attention.backward(dout, q, kv[0], kv[1], out, lse, pair)
+            dq_pair, dk_pair, dv_pair = attention.backward(dout, q, k_held, v_held, out, lse, pair)
             rows(dq, dim, pair.q_rows).add_(dq_pair)
-            rows(dkv[0], dim, pair.k_rows).add_(dk_pair)
-            rows(dkv[1], dim, pair.k_rows).add_(dv_pair)
+            rows(dk_held, dim, pair.k_rows).add_(dk_pair)
+            rows(dv_held, dim, pair.k_rows).add_(dv_pair)
         if dkv_in_flight is not None:
             received, dkv_requests = dkv_in_flight
             _wait(dkv_requests)
@@ -126,7 +137,8 @@ def ring_backward(dout: Tensor, q: Tensor, k: Tensor, v: Tensor, out: Tensor, ls
     if dkv_in_flight is not None:  # this rank's own dK/dV, back from the last rank that held it
         dkv, dkv_requests = dkv_in_flight
         _wait(dkv_requests)
-    return dq.to(q.dtype), dkv[0].to(k.dtype), dkv[1].to(v.dtype)
+    dk, dv = _split(dkv, k.shape, v.shape)
+    return dq.to(q.dtype), dk.to(k.dtype), dv.to(v.dtype)
 
 
 def _sinks_grad(dout: Tensor, out: Tensor, lse: Tensor, sinks: Tensor,
@@ -176,9 +188,13 @@ def _check(q: Tensor, k: Tensor, v: Tensor, layout: str, enable_gqa: bool, shape
         if not isinstance(t, Tensor) or t.dim() != dims:
             raise ValueError(f"{name}: expected a {dims}-D tensor {shape}, got "
                              f"{tuple(t.shape) if isinstance(t, Tensor) else type(t).__name__}")
-    if k.shape != v.shape:
-        raise ValueError(f"key and value must have the same shape, got {tuple(k.shape)} and "
-                         f"{tuple(v.shape)}")
+    if k.shape[:-1] != v.shape[:-1]:
+        raise ValueError(f"key and value must have the same shape but for the head dim, got "
+                         f"{tuple(k.shape)} and {tuple(v.shape)}")
+    if v.shape[-1] != k.shape[-1] and q.device.type == "cuda":
+        raise ValueError(f"value's head dim {v.shape[-1]} differs from key's {k.shape[-1]}: on "
+                         "CUDA the ring runs the flash kernels, which take one head dim (the "
+                         "CPU kernels take one of value's own)")
     if q.dtype != k.dtype or q.dtype != v.dtype or q.device != k.device or q.device != v.device:
         raise ValueError(f"query, key and value must share dtype and device, got {q.dtype}/"
                          f"{q.device}, {k.dtype}/{k.device}, {v.dtype}/{v.device}")
@@ -237,9 +253,10 @@ def ring_attention(query: Tensor, key: Tensor, value: Tensor, *,
                    deterministic: bool = False,
                    return_lse: bool = False) -> Tensor | tuple[Tensor, Tensor]:
     """Attention over a sequence sharded across `group` (default: the whole world), called by
-    every rank with its shard: query (B, Hq, S_local, D), key and value (B, Hkv, S_local, D),
-    this rank's rows of the sequence by `layout` ("contiguous" or "zigzag"; shard() and
-    unshard() convert). Returns this rank's rows of the output, (B, Hq, S_local, D), as
+    every rank with its shard: query (B, Hq, S_local, D), key (B, Hkv, S_local, D) and value
+    (B, Hkv, S_local, Dv; Dv != D on CPU tensors only, as DeepSeek-V3's 192 / 128), this rank's
+    rows of the sequence by `layout` ("contiguous" or "zigzag"; shard() and unshard()
+    convert). Returns this rank's rows of the output, (B, Hq, S_local, Dv), as
     flash_ext.attention on the whole sequence would give them; with return_lse also their fp32
     log-sum-exp (B, Hq, S_local). is_causal and window_size are in global positions,
     top-left aligned as in SDPA; GQA as in SDPA (enable_gqa); softcap and sinks (Hq,) as in
