@@ -8,6 +8,7 @@ from __future__ import annotations
 import bisect
 import collections
 import dataclasses
+import functools
 import subprocess
 import sys
 from pathlib import Path
@@ -64,6 +65,31 @@ def check_sinks_grad(case, dsinks, sinks, ref64, ref_lowp, g) -> None:
                 eps=EPS[case.dtype] * magnitude)
 
 
+def check_against_reference(case, group_rank: int, reference, gathered: dict, grads, qkv,
+                            sinks, g) -> None:
+    """The gathered results (and the ranks' summed sinks' gradient) against reference(q, k, v,
+    window_size=, softcap=, sinks=, compute_dtype=) on the whole sequence, by the rule."""
+    left, right = case.window_size
+    window = (left, 0) if case.is_causal else (left, right)
+
+    def run(compute_dtype):
+        x = [t.to(compute_dtype or case.dtype).requires_grad_(True) for t in qkv]
+        if case.sinks:
+            x.append(sinks.to(compute_dtype or torch.float32).requires_grad_(True))
+        ref_out, ref_lse = reference(*x[:3], window_size=window, softcap=case.softcap,
+                                     sinks=x[3] if case.sinks else None,
+                                     compute_dtype=compute_dtype)
+        ref_grads = torch.autograd.grad(ref_out, x, g.to(ref_out.dtype))
+        return {"out": ref_out, "lse": ref_lse,
+                **dict(zip(("dq", "dk", "dv", "dsinks"), ref_grads))}
+
+    ref64, ref_lowp = run(torch.float64), run(None)
+    for name, value in gathered.items():
+        assert_rule(f"{case} rank {group_rank}: {name}", value, ref64[name], ref_lowp[name])
+    if case.sinks:
+        check_sinks_grad(case, grads[3], sinks, ref64, ref_lowp, g)
+
+
 def run_case(case: Case, group_rank: int) -> None:
     """One case on every rank; every rank checks the gathered results."""
     torch.manual_seed(case.seed)  # the same full tensors on every rank
@@ -85,25 +111,7 @@ def run_case(case: Case, group_rank: int) -> None:
     results = {"out": out, "lse": lse, **dict(zip(("dq", "dk", "dv"), grads))}
     gathered = {name: unshard(t.detach(), layout=case.layout) for name, t in results.items()}
 
-    left, right = case.window_size
-    window = (left, 0) if case.is_causal else (left, right)
-
-    def reference(compute_dtype):
-        x = [t.to(compute_dtype or case.dtype).requires_grad_(True) for t in (q, k, v)]
-        if case.sinks:
-            x.append(sinks.to(compute_dtype or torch.float32).requires_grad_(True))
-        ref_out, ref_lse = attention_ref(*x[:3], window_size=window, softcap=case.softcap,
-                                         sinks=x[3] if case.sinks else None,
-                                         compute_dtype=compute_dtype)
-        ref_grads = torch.autograd.grad(ref_out, x, g.to(ref_out.dtype))
-        return {"out": ref_out, "lse": ref_lse,
-                **dict(zip(("dq", "dk", "dv", "dsinks"), ref_grads))}
-
-    ref64, ref_lowp = reference(torch.float64), reference(None)
-    for name, value in gathered.items():
-        assert_rule(f"{case} rank {group_rank}: {name}", value, ref64[name], ref_lowp[name])
-    if case.sinks:
-        check_sinks_grad(case, grads[3], sinks, ref64, ref_lowp, g)
+    check_against_reference(case, group_rank, attention_ref, gathered, grads, (q, k, v), sinks, g)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -142,26 +150,8 @@ def run_varlen_case(case: VarlenCase, group_rank: int) -> None:
                 "lse": unshard(lse, layout=case.layout, dim=1)}
     for name, t in zip(("dq", "dk", "dv"), grads):
         gathered[name] = unshard(t, layout=case.layout, dim=0)
-    left, right = case.window_size
-    window = (left, 0) if case.is_causal else (left, right)
-
-    def reference(compute_dtype):
-        x = [t.to(compute_dtype or case.dtype).requires_grad_(True) for t in (q, k, v)]
-        if case.sinks:
-            x.append(sinks.to(compute_dtype or torch.float32).requires_grad_(True))
-        ref_out, ref_lse = attention_varlen_ref(*x[:3], cu, cu, window_size=window,
-                                                softcap=case.softcap,
-                                                sinks=x[3] if case.sinks else None,
-                                                compute_dtype=compute_dtype)
-        ref_grads = torch.autograd.grad(ref_out, x, g.to(ref_out.dtype))
-        return {"out": ref_out, "lse": ref_lse,
-                **dict(zip(("dq", "dk", "dv", "dsinks"), ref_grads))}
-
-    ref64, ref_lowp = reference(torch.float64), reference(None)
-    for name, value in gathered.items():
-        assert_rule(f"{case} rank {group_rank}: {name}", value, ref64[name], ref_lowp[name])
-    if case.sinks:
-        check_sinks_grad(case, grads[3], sinks, ref64, ref_lowp, g)
+    reference = functools.partial(attention_varlen_ref, cu_seqlens_q=cu, cu_seqlens_k=cu)
+    check_against_reference(case, group_rank, reference, gathered, grads, (q, k, v), sinks, g)
 
 
 def worker(rank: int, world: int, init_file: str, cases: list[Case | VarlenCase]) -> None:

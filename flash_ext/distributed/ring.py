@@ -144,13 +144,11 @@ def ring_backward(dout: Tensor, q: Tensor, k: Tensor, v: Tensor, out: Tensor, ls
 def _sinks_grad(dout: Tensor, out: Tensor, lse: Tensor, sinks: Tensor,
                 attention: Dense | Varlen) -> Tensor:
     """d sink = -sum over this rank's rows of exp(sink - lse') * rowsum(dO * out')."""
-    row_sums = (dout.float() * out.float()).sum(-1)  # (B, H, S) or (T, H)
+    row_sums = (dout.float() * out.float()).sum(-1)  # the merging lse's layout: heads at dim 1
     if attention.row_dim == 0:
-        row_sums = row_sums.t()  # (H, T), as the final lse
-        weights = torch.exp(sinks.float()[:, None] - lse)
-        return -(weights * row_sums).sum(1).to(sinks.dtype)
+        lse = lse.t()  # the final (H, T) back to (T, H)
     weights = torch.exp(attention.per_head(sinks.float()) - lse)
-    return -(weights * row_sums).sum((0, 2)).to(sinks.dtype)
+    return -(weights * row_sums).movedim(1, 0).flatten(1).sum(1).to(sinks.dtype)
 
 
 class _RingAttention(torch.autograd.Function):
