@@ -6,9 +6,11 @@
 // Warpgroups 1 and 2 own 64 rows of a tile each and compute with wgmma from shared memory:
 //   S_i = Q K_i^T            issued before the softmax of S_{i-1} is done with...
 //   O  += P_{i-1} V_{i-1}    ...so that block i's scores are computed while the softmax runs,
-// and the two consumers take turns issuing their GEMMs (a named-barrier ping-pong), so that one
-// warpgroup's softmax overlaps the other's tensor-core work. The producer gives its registers
-// to the consumers (setmaxnreg). Serves every forward feature but dropout and split-KV
+// and the two consumers take turns issuing their GEMMs (a named-barrier ping-pong, carried
+// across tiles), so that one warpgroup's softmax and tile epilogue overlap the other's
+// tensor-core work; O leaves through shared memory by a TMA store that runs while the consumer
+// starts its next tile (dense calls). The producer gives its registers to the consumers
+// (setmaxnreg). Serves every forward feature but dropout and split-KV
 // (fwd_kernel.h keeps those): mask, softcap, ALiBi, GQA, varlen, LSE.
 #pragma once
 
@@ -50,9 +52,10 @@ struct Sm90FwdTraits {
 
   // Q, K, V as TMA writes them (head dim contiguous, 128-byte swizzle): K-major operands of S;
   // V^T is the MN-major B of P V. O is staged for its global stores in a buffer of its own
-  // where shared memory allows (head dim <= 128), so that the next tile's Q can land while
-  // this tile's last P V product and O stores run; otherwise in Q's buffer (each warpgroup in
-  // its own rows), and the next Q waits for the stores.
+  // where shared memory allows (head dim <= 128), one (64, kHeadDim) tile per consumer, which
+  // a TMA store writes out while the consumer goes on to its next tile (dense calls), so that
+  // the next tile's Q can land while this tile's last P V product and O stores run; otherwise
+  // in Q's buffer (each warpgroup in its own rows), and the next Q waits for the stores.
   using SmemLayoutQ = decltype(tile_to_shape(GMMA::Layout_K_SW128_Atom<Element>{},
                                              Shape<Int<kBlockM>, Int<kHeadDim>>{}));
   using SmemLayoutKV = decltype(tile_to_shape(GMMA::Layout_K_SW128_Atom<Element>{},
@@ -61,8 +64,12 @@ struct Sm90FwdTraits {
       SmemLayoutKV{}, make_ordered_layout(Shape<Int<kHeadDim>, Int<kBlockN>, Int<kStages>>{},
                                           Step<_2, _1, _3>{})));
 
+  using SmemLayoutO = decltype(tile_to_shape(GMMA::Layout_K_SW128_Atom<Element>{},
+                                             Shape<_64, Int<kHeadDim>, _2>{}));
+
   using TmaQ = Sm90TmaLoad<Element, SmemLayoutQ>;
   using TmaKV = Sm90TmaLoad<Element, decltype(take<0, 2>(SmemLayoutKV{}))>;
+  using TmaO = Sm90TmaStore<Element, decltype(take<0, 2>(SmemLayoutO{}))>;
 
   // O from one consumer warpgroup's registers to global memory, 16-byte stores.
   using Base = TraitsBase<kHeadDim, 4, Element>;
@@ -75,7 +82,7 @@ struct Sm90FwdTraits {
     alignas(1024) Element q[cosize_v<SmemLayoutQ>];
     alignas(1024) Element k[cosize_v<SmemLayoutKV>];
     alignas(1024) Element v[cosize_v<SmemLayoutKV>];
-    alignas(1024) Element o[kSeparateO ? cosize_v<SmemLayoutQ> : 1];
+    alignas(1024) Element o[kSeparateO ? cosize_v<SmemLayoutO> : 1];
     uint64_t q_full, q_empty;
     uint64_t k_full[kStages], k_empty[kStages];
     uint64_t v_full[kStages], v_empty[kStages];
@@ -85,12 +92,16 @@ struct Sm90FwdTraits {
   static constexpr uint32_t kBytesKV = kBlockN * kHeadDim * sizeof(Element);
 };
 
-// The TMA descriptors of one call (built on the host by make_sm90_fwd_tma).
+// The TMA descriptors of one call (built on the host by make_sm90_fwd_tma). O has one where the
+// kernel stores it by TMA (store_o): dense calls with an O buffer of its own and an O that TMA
+// can write; varlen tiles must not write past their sequence, which a TMA box would.
 template <typename Traits>
 struct Sm90FwdTma {
   typename Traits::TmaQ q;
   typename Traits::TmaKV k;
   typename Traits::TmaKV v;
+  typename Traits::TmaO o;
+  bool store_o;
 };
 
 // Calls whose q, k or v TMA cannot load (sm90_tma_fits) run fwd_kernel.h.
@@ -110,6 +121,12 @@ Sm90FwdTma<Traits> make_sm90_fwd_tma(const FwdParams& p) {
   };
   auto tile_kv = Shape<Int<Traits::kBlockN>, Int<Traits::kHeadDim>>{};
   auto smem_kv = take<0, 2>(typename Traits::SmemLayoutKV{});
+  const bool store_o = Traits::kSeparateO && p.cu_seqlens_q == nullptr &&
+                       sm90_tma_fits<Element>(p, p.out, p.o_row_stride, p.o_head_stride,
+                                              p.o_batch_stride);
+  // Without the TMA store, O's descriptor is made over q (which TMA fits), and never used.
+  auto o = store_o ? tensor(p.out, false, p.o_row_stride, p.o_head_stride, p.o_batch_stride)
+                   : tensor(p.q, false, p.q_row_stride, p.q_head_stride, p.q_batch_stride);
   return {make_tma_copy(SM90_TMA_LOAD{},
                         tensor(p.q, false, p.q_row_stride, p.q_head_stride, p.q_batch_stride),
                         typename Traits::SmemLayoutQ{},
@@ -119,7 +136,10 @@ Sm90FwdTma<Traits> make_sm90_fwd_tma(const FwdParams& p) {
                         smem_kv, tile_kv, _1{}),
           make_tma_copy(SM90_TMA_LOAD{},
                         tensor(p.v, true, p.v_row_stride, p.v_head_stride, p.v_batch_stride),
-                        smem_kv, tile_kv, _1{})};
+                        smem_kv, tile_kv, _1{}),
+          make_tma_copy(SM90_TMA_STORE{}, o, take<0, 2>(typename Traits::SmemLayoutO{}),
+                        Shape<_64, Int<Traits::kHeadDim>>{}, _1{}),
+          store_o};
 }
 
 // Named barriers (after CUTLASS's reserved ones): the consumers' turns, and each consumer's
@@ -204,8 +224,6 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
   Tensor sK = make_tensor(make_smem_ptr(smem.k), typename Traits::SmemLayoutKV{});  // (kBlockN, kHeadDim, stage)
   Tensor sV = make_tensor(make_smem_ptr(smem.v), typename Traits::SmemLayoutKV{});
   Tensor sVt = make_tensor(make_smem_ptr(smem.v), typename Traits::SmemLayoutVt{});  // (kHeadDim, kBlockN, stage)
-  Tensor sO = make_tensor(make_smem_ptr(Traits::kSeparateO ? smem.o : smem.q),
-                          typename Traits::SmemLayoutQ{});  // (kBlockM, kHeadDim)
 
   if (tidx == 0) {
     Barrier::init(&smem.q_full, 1);
@@ -290,7 +308,13 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
   auto thr_mma_s = mma_s.get_thread_slice(wtidx);
   auto thr_mma_o = mma_o.get_thread_slice(wtidx);
   Tensor sQw = local_tile(sQ, Shape<_64, Int<kHeadDim>>{}, make_coord(wg, _0{}));  // (64, kHeadDim)
-  Tensor sOw = local_tile(sO, Shape<_64, Int<kHeadDim>>{}, make_coord(wg, _0{}));
+  Tensor sOw = [&] {  // (64, kHeadDim): this warpgroup's O staging
+    if constexpr (Traits::kSeparateO) {
+      return make_tensor(make_smem_ptr(smem.o), typename Traits::SmemLayoutO{})(_, _, wg);
+    } else {
+      return local_tile(sQ, Shape<_64, Int<kHeadDim>>{}, make_coord(wg, _0{}));
+    }
+  }();
   Tensor tSrQ = thr_mma_s.partition_fragment_A(sQw);  // descriptors (MMA, 1, MMA_K)
   Tensor tSrK = thr_mma_s.partition_fragment_B(sK);   // (MMA, 1, MMA_K, stage)
   Tensor tOrV = thr_mma_o.partition_fragment_B(sVt);  // (MMA, 1, MMA_K, stage)
@@ -303,6 +327,11 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
     if (lane == 0) Barrier::arrive(bar);
   };
 
+  // Turns alternate across tiles: the consumer that issued last lets the other one go.
+  // Warpgroup 1 lets warpgroup 0 go before the first tile, and warpgroup 0 takes the last
+  // hand-over after the last, so that each consumer starts its next tile's products as soon as
+  // the other has issued its last ones of this tile (its epilogue under the other's GEMMs).
+  if (wg == 1) NamedBarrier::arrive(256, other_turn);
   int tile_count = 0, block_count = 0;
   tiles.for_each([&](int m_block, int bidh, int bidb) __attribute__((always_inline)) {
     const Tile t(params, m_block, bidh, bidb);
@@ -325,13 +354,7 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
       // P of the previous block, read by its P V wgmma while this block's softmax runs.
       Tensor tOrP = make_tensor<Element>(gmma_acc_as_a_layout(acc_s.layout()));  // (MMA, 1, MMA_K)
 
-      // Turns alternate: the consumer that issued last lets the other one go. Warpgroup 1
-      // starts each tile by letting warpgroup 0 go and skips its last hand-over, so that every
-      // arrival is waited for within the tile.
-      if (wg == 1) NamedBarrier::arrive(256, other_turn);
-      auto pass_turn = [&](int i) {
-        if (wg == 0 || i + 1 < num_blocks) NamedBarrier::arrive(256, other_turn);
-      };
+      auto pass_turn = [&] { NamedBarrier::arrive(256, other_turn); };
       auto stage_of = [&](int i) { return (block_count + i) % kStages; };
       auto phase_of = [&](int i) { return uint32_t((block_count + i) / kStages) & 1; };
 
@@ -361,7 +384,7 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
       Barrier::wait(&smem.k_full[stage_of(0)], phase_of(0));
       NamedBarrier::sync(256, my_turn);
       gmma_issue<true>(mma_s, tSrQ, tSrK(_, _, _, stage_of(0)), acc_s);
-      pass_turn(0);
+      pass_turn();
       warpgroup_wait<0>();
       gmma_done(acc_s);
       release(&smem.k_empty[stage_of(0)]);
@@ -378,7 +401,7 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
         gmma_issue<true>(mma_s, tSrQ, tSrK(_, _, _, stage), acc_s);
         Barrier::wait(&smem.v_full[prev], phase_of(i - 1));
         gmma_issue<false>(mma_o, tOrP, tOrV(_, _, _, prev), acc_o);
-        pass_turn(i);
+        pass_turn();
         warpgroup_wait<1>();
         gmma_done(acc_s);
         release(&smem.k_empty[stage]);
@@ -417,9 +440,27 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
 
     t.seq.store_lse(params, bidb, bidh, lse, row_of, quad_lane);
 
-    // O through this warpgroup's rows of the O buffer for 16-byte global stores, once the
-    // warpgroup's stores of the previous tile have read them.
     const int row0 = m0 + 64 * wg;
+    if (Traits::kSeparateO && tma.store_o) {
+      // O by a TMA store from this warpgroup's staging buffer, once the store of its previous
+      // tile has read the buffer (the issuing thread waits for it); the consumer goes on.
+      if (wtidx == 0) tma_store_wait<0>();
+      NamedBarrier::sync(128, epilogue);
+      stage_o<typename Traits::SmemCopyAtomO>(mma_o, acc_o, sOw, wtidx);
+      cutlass::arch::fence_view_async_shared();
+      NamedBarrier::sync(128, epilogue);
+      if (wtidx == 0) {
+        Tensor mO = tma.o.get_tma_tensor(sm90_qkv_shape(params, false))(_, _, bidh, bidb);
+        Tensor gO = local_tile(mO, Shape<_64, Int<kHeadDim>>{}, make_coord(row0 / 64, _0{}));
+        auto [tOgO, tOsO] = tma_partition(tma.o, _0{}, Layout<_1>{}, group_modes<0, 2>(sOw),
+                                          group_modes<0, 2>(gO));
+        copy(tma.o, tOsO, tOgO);
+        tma_store_arrive();
+      }
+      return;
+    }
+    // Otherwise through the same buffer for 16-byte global stores (rows past the sequence
+    // left out), once the warpgroup's stores of the previous tile have read it.
     Element* o_ptr = static_cast<Element*>(params.out) +
         t.seq.q_offset(params.o_batch_stride, params.o_head_stride, params.o_row_stride, bidb, bidh);
     Tensor mO = make_tensor(make_gmem_ptr(o_ptr), make_shape(t.seq.seqlen_q, Int<kHeadDim>{}),
@@ -435,6 +476,8 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
       release(&smem.q_empty);
     }
   });
+  if (wg == 0) NamedBarrier::sync(256, my_turn);  // warpgroup 1's last hand-over
+  if (wtidx == 0) bulk_wait_group<0>();  // the last O stores (TMA) have completed
 #endif
 }
 

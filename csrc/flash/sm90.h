@@ -130,6 +130,12 @@ using Sm90TmaLoad = decltype(make_tma_copy(
     SM90_TMA_LOAD{}, sm90_qkv_tensor<Element>(FwdParams{}, nullptr, false, 0, 0, 0), SmemLayout{},
     product_each(shape(SmemLayout{})), _1{}));
 
+// The TMA store of one tile from SmemLayout into such a tensor (o).
+template <typename Element, typename SmemLayout>
+using Sm90TmaStore = decltype(make_tma_copy(
+    SM90_TMA_STORE{}, sm90_qkv_tensor<Element>(FwdParams{}, nullptr, false, 0, 0, 0),
+    SmemLayout{}, product_each(shape(SmemLayout{})), _1{}));
+
 // What TMA asks of such a tensor: a 16-byte aligned base and strides in multiples of 16 bytes
 // below 2^40 bytes (the batch stride as sm90_qkv_tensor takes it: none for varlen calls).
 template <typename Element>

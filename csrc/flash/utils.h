@@ -129,6 +129,20 @@ __forceinline__ __device__ void store_tile(TiledCopy tiled_copy, Src const& src,
   }
 }
 
+// Writes this thread's part acc_o of tiled_mma's (rows, kHeadDim) accumulator of O to the
+// shared memory tile sO, converted to sO's element type.
+template <typename SmemCopyAtom, typename TiledMma, typename Acc, typename SmemO>
+__forceinline__ __device__ void stage_o(TiledMma const& tiled_mma, Acc const& acc_o, SmemO& sO,
+                                        int tidx) {
+  using Element = typename SmemO::value_type;
+  Tensor rO = convert_type<Element>(acc_o);
+  auto smem_tiled_copy = make_tiled_copy_C(SmemCopyAtom{}, tiled_mma);
+  auto smem_thr_copy = smem_tiled_copy.get_thread_slice(tidx);
+  Tensor taccOrO = smem_thr_copy.retile_S(rO);  // ((Atom, AtomNum), MMA_M, MMA_K)
+  Tensor taccOsO = smem_thr_copy.partition_D(sO);
+  copy(smem_tiled_copy, taccOrO, taccOsO);
+}
+
 // Stores a tile of O, this thread's part acc_o of tiled_mma's (rows, kHeadDim) accumulator, to
 // gO through shared memory sO for 16-byte global stores: rows below `rows`, columns below
 // `head_dim`. sync() publishes the shared memory writes to the threads that read them back.
@@ -137,12 +151,7 @@ template <typename GmemTiledCopy, typename SmemCopyAtom, typename TiledMma, type
 __forceinline__ __device__ void store_o(TiledMma const& tiled_mma, Acc const& acc_o, SmemO& sO,
                                         GmemO& gO, int tidx, int rows, int head_dim, Sync&& sync) {
   using Element = typename SmemO::value_type;
-  Tensor rO = convert_type<Element>(acc_o);
-  auto smem_tiled_copy = make_tiled_copy_C(SmemCopyAtom{}, tiled_mma);
-  auto smem_thr_copy = smem_tiled_copy.get_thread_slice(tidx);
-  Tensor taccOrO = smem_thr_copy.retile_S(rO);  // ((Atom, AtomNum), MMA_M, MMA_K)
-  Tensor taccOsO = smem_thr_copy.partition_D(sO);
-  copy(smem_tiled_copy, taccOrO, taccOsO);
+  stage_o<SmemCopyAtom>(tiled_mma, acc_o, sO, tidx);
   GmemTiledCopy gmem_tiled_copy;
   auto gmem_thr_copy = gmem_tiled_copy.get_thread_slice(tidx);
   Tensor tOsO = gmem_thr_copy.partition_S(sO);  // (CPY, CPY_M, CPY_K)
