@@ -42,7 +42,7 @@ case "${1:-}" in
     base_rc=$?
     echo "ab_bench: builds base rc=$base_rc, new rc=$new_rc in $(( $(date +%s) - start )) s (MAX_JOBS=$MAX_JOBS each)"
     if [ $base_rc -ne 0 ] || [ $new_rc -ne 0 ]; then
-      tail -20 "$out/build_base.log" "$out/build_new.log"
+      tail -n 20 "$out/build_base.log" "$out/build_new.log"
       exit 1
     fi
     status=0
@@ -52,7 +52,13 @@ case "${1:-}" in
         root="$PWD"
         [ $build = base ] && root="$base"
         mkdir -p "$dir"
-        where=$(PYTHONPATH="$root" python3 -c "import flash_ext; print(flash_ext.__file__)")
+        # From / so that the current folder does not shadow PYTHONPATH (a script's own folder
+        # comes first instead; an editable install's finder comes after both).
+        where=$(cd / && PYTHONPATH="$root" python3 -c "import flash_ext; print(flash_ext.__file__)")
+        case "$where" in
+          "$root"/*) ;;
+          *) echo "ab_bench: flash_ext imports from $where, not from $root" >&2; exit 1 ;;
+        esac
         args=("${@//\{out\}/$dir}")
         PYTHONPATH="$root" python3 "${args[@]}" >"$dir/bench.log" 2>&1 || status=1
         echo "== $build, run $i (flash_ext from $where)"

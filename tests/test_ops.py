@@ -15,44 +15,46 @@ from flash_ext.reference import alibi_bias, attention_ref, visible_keys
 ops = torch.ops.flash_ext
 
 
-def dense_args(dtype=torch.float32, mask=True, dropout=False):
+def dense_args(dtype=torch.float32, mask=True, dropout=False, sinks=False):
     q = torch.randn(2, 4, 9, 16, dtype=dtype, requires_grad=True)
     k = torch.randn(2, 2, 12, 16, dtype=dtype, requires_grad=True)
     v = torch.randn(2, 2, 12, 16, dtype=dtype, requires_grad=True)
     attn_mask = torch.randn(1, 4, 9, 12, dtype=dtype) if mask else None
     slopes = torch.rand(4)
     seed = torch.tensor([3, 4]) if dropout else None
-    return (q, k, v, attn_mask, slopes, seed, 0.25 if dropout else 0.0, 0.25, 5, 0, True, 7.0,
+    args = (q, k, v, attn_mask, slopes, seed, 0.25 if dropout else 0.0, 0.25, 5, 0, True, 7.0,
             False)
+    return (*args, torch.randn(4, requires_grad=True)) if sinks else args
 
 
-def varlen_args(dropout=False):
+def varlen_args(dropout=False, sinks=False):
     cu = torch.tensor([0, 4, 4, 11], dtype=torch.int32)
     q = torch.randn(11, 4, 16, requires_grad=True)
     k = torch.randn(11, 2, 16, requires_grad=True)
     v = torch.randn(11, 2, 16, requires_grad=True)
     seed = torch.tensor([3, 4]) if dropout else None
-    return (q, k, v, cu, cu, 7, 7, torch.rand(4), seed, 0.25 if dropout else 0.0, 0.25, -1, 0,
+    args = (q, k, v, cu, cu, 7, 7, torch.rand(4), seed, 0.25 if dropout else 0.0, 0.25, -1, 0,
             False, 0.0, False)
+    return (*args, torch.randn(4, requires_grad=True)) if sinks else args
 
 
 @pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
-@pytest.mark.parametrize("dropout", [False, True])
-def test_opcheck_dense(dtype, dropout):
-    args = dense_args(dtype, dropout=dropout)
+@pytest.mark.parametrize(("dropout", "sinks"), [(False, False), (True, False), (False, True)])
+def test_opcheck_dense(dtype, dropout, sinks):
+    args = dense_args(dtype, dropout=dropout, sinks=sinks)
     torch.library.opcheck(ops.attention_fwd, args)
     out, lse = ops.attention_fwd(*args)
-    bwd_args = (torch.randn_like(out), *args[:3], out.detach(), lse, *args[3:])
+    bwd_args = (torch.randn_like(out), *args[:3], out.detach(), lse, *args[3:13])
     torch.library.opcheck(ops.attention_bwd, tuple(
         t.detach() if isinstance(t, torch.Tensor) else t for t in bwd_args))
 
 
-@pytest.mark.parametrize("dropout", [False, True])
-def test_opcheck_varlen(dropout):
-    args = varlen_args(dropout)
+@pytest.mark.parametrize(("dropout", "sinks"), [(False, False), (True, False), (False, True)])
+def test_opcheck_varlen(dropout, sinks):
+    args = varlen_args(dropout, sinks)
     torch.library.opcheck(ops.attention_varlen_fwd, args)
     out, lse = ops.attention_varlen_fwd(*args)
-    bwd_args = (torch.randn_like(out), *args[:3], out.detach(), lse, *args[3:])
+    bwd_args = (torch.randn_like(out), *args[:3], out.detach(), lse, *args[3:16])
     torch.library.opcheck(ops.attention_varlen_bwd, tuple(
         t.detach() if isinstance(t, torch.Tensor) else t for t in bwd_args))
 

@@ -626,6 +626,48 @@ def test_gradcheck():
         torch.testing.assert_close(a.double(), b, rtol=1e-4, atol=1e-5)
 
 
+# The forward ops themselves: each backend joins the sinks to its kernel's (out, lse) (the CPU
+# kernel as it normalizes, the others after it), which must equal the formula on the op's own
+# result without sinks: edge logits included (-inf: no sink; large; +inf: every row's weight).
+
+
+@pytest.mark.parametrize("device", ["cpu", pytest.param("cuda", marks=pytest.mark.gpu)])
+@pytest.mark.parametrize("varlen", [False, True])
+def test_ops_join_sinks(device, varlen):
+    if device == "cuda" and "flash" not in CUDA_BACKENDS:
+        pytest.skip("this build has no flash kernels")
+    dtype = torch.float32 if device == "cpu" else torch.bfloat16
+    heads = 6
+    sinks = torch.tensor([0.5, -float("inf"), 40.0, -3.0, float("inf"), 2.0], device=device)
+    options = (None, None, None, 0.0, 0.25, 3, 0, True, 0.0, False)  # window (3, 0), bottom-right
+    if varlen:
+        lengths = [5, 0, 9, 12]
+        cu = torch.tensor([0, *itertools.accumulate(lengths)], dtype=torch.int32, device=device)
+        total = int(cu[-1])
+        q, k, v = (torch.randn(total, heads, 32, device=device, dtype=dtype) for _ in range(3))
+        # keys fewer than queries: the first rows of each sequence see no key (bottom-right)
+        ks = [max(n - 4, 0) for n in lengths]
+        cu_k = torch.tensor([0, *itertools.accumulate(ks)], dtype=torch.int32, device=device)
+        k, v = k[:int(cu_k[-1])], v[:int(cu_k[-1])]
+        run = lambda s: ops.attention_varlen_fwd(q, k, v, cu, cu_k, max(lengths), max(ks),  # noqa: E731
+                                                 *options[1:], s)
+    else:
+        q = torch.randn(2, heads, 11, 32, device=device, dtype=dtype)
+        k, v = (torch.randn(2, heads, 7, 32, device=device, dtype=dtype) for _ in range(2))
+        run = lambda s: ops.attention_fwd(q, k, v, *options, s)  # noqa: E731
+    out0, lse0 = run(None)
+    out, lse = run(sinks)
+    lse_rows = lse0.double()
+    sink_rows = sinks.double()[:, None] if varlen else sinks.double()[None, :, None]
+    want_lse = torch.logaddexp(lse_rows, sink_rows)
+    weight = torch.exp(lse_rows - want_lse).nan_to_num(0.0)  # +inf sink: inf - inf
+    want_out = out0.double() * (weight.t() if varlen else weight)[..., None]
+    torch.testing.assert_close(lse.double(), want_lse, rtol=1e-5, atol=1e-5)
+    tol = 1e-5 if dtype == torch.float32 else 1e-2
+    torch.testing.assert_close(out.double(), want_out, rtol=tol, atol=tol)
+    assert (lse0 == -float("inf")).any()  # the case has rows without keys
+
+
 # Bad input.
 
 

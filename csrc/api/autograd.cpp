@@ -15,6 +15,7 @@
 
 #include "autograd.h"
 #include "op_handles.h"
+#include "tensors.h"
 
 namespace flash_ext {
 namespace {
@@ -110,20 +111,10 @@ struct Options {
 // (B, S, H, D) <-> (B, H, S, D) when seq_first, as a plain view: below autograd.
 Tensor heads_second(const Tensor& t, bool seq_first) { return seq_first ? t.transpose(1, 2) : t; }
 
-// out of (B, H, S, D) or (T, H, D) scaled per row by row_values (B, H, S) or (H, T), in place.
-void scale_rows(const Tensor& out, const Tensor& row_values) {
-  out.mul_((out.dim() == 3 ? row_values.t() : row_values).unsqueeze(-1));
-}
-
-// The kernels' (out, lse), out in the op's layout, with the sinks (if any) added (autograd.h).
+// The mem_eff kernels' (out, lse) with the sinks (if any) joined (tensors.h's add_sinks); the
+// attention ops take the sinks themselves.
 std::tuple<Tensor, Tensor> with_sinks(std::tuple<Tensor, Tensor> result, const OptTensor& sinks) {
-  if (sinks.has_value()) {
-    auto& [out, lse] = result;
-    // (Hq, 1) against lse's (B, Hq, Sq) or (Hq, Tq).
-    const Tensor lse_sinks = at::logaddexp(lse, sinks->to(at::kFloat).unsqueeze(-1));
-    scale_rows(out, at::exp(lse - lse_sinks));
-    lse = lse_sinks;
-  }
+  add_sinks(std::get<0>(result), std::get<1>(result), sinks);
   return result;
 }
 
@@ -154,12 +145,10 @@ struct DenseAttention : torch::autograd::Function<DenseAttention> {
                                int64_t window_right, bool bottom_right, double softcap,
                                bool deterministic, bool seq_first, const OptTensor& sinks) {
     at::AutoDispatchBelowADInplaceOrView below;
-    auto [out, lse] = with_sinks(
-        op::attention_fwd().call(heads_second(q, seq_first), heads_second(k, seq_first),
-                                 heads_second(v, seq_first), attn_mask, alibi_slopes,
-                                 dropout_seed, dropout_p, scale, window_left, window_right,
-                                 bottom_right, softcap, deterministic),
-        sinks);
+    auto [out, lse] = op::attention_fwd().call(
+        heads_second(q, seq_first), heads_second(k, seq_first), heads_second(v, seq_first),
+        attn_mask, alibi_slopes, dropout_seed, dropout_p, scale, window_left, window_right,
+        bottom_right, softcap, deterministic, sinks);
     out = heads_second(out, seq_first);
     ctx->save_for_backward({q, k, v, out, lse, attn_mask.value_or(Tensor()),
                             alibi_slopes.value_or(Tensor()), dropout_seed.value_or(Tensor()),
@@ -197,12 +186,10 @@ struct VarlenAttention : torch::autograd::Function<VarlenAttention> {
                                int64_t window_left, int64_t window_right, bool bottom_right,
                                double softcap, bool deterministic, const OptTensor& sinks) {
     at::AutoDispatchBelowADInplaceOrView below;
-    auto [out, lse] = with_sinks(
-        op::attention_varlen_fwd().call(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q,
-                                        max_seqlen_k, alibi_slopes, dropout_seed, dropout_p,
-                                        scale, window_left, window_right, bottom_right, softcap,
-                                        deterministic),
-        sinks);
+    auto [out, lse] = op::attention_varlen_fwd().call(
+        q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, alibi_slopes,
+        dropout_seed, dropout_p, scale, window_left, window_right, bottom_right, softcap,
+        deterministic, sinks);
     ctx->save_for_backward({q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k,
                             alibi_slopes.value_or(Tensor()), dropout_seed.value_or(Tensor()),
                             sinks.value_or(Tensor())});
@@ -294,10 +281,11 @@ std::tuple<Tensor, Tensor> attention_fwd(const Tensor& q, const Tensor& k, const
                                          const OptTensor& alibi_slopes,
                                          const OptTensor& dropout_seed, double dropout_p,
                                          double scale, int64_t window_left, int64_t window_right,
-                                         bool bottom_right, double softcap, bool deterministic) {
+                                         bool bottom_right, double softcap, bool deterministic,
+                                         const OptTensor& sinks) {
   return dense_attention(q, k, v, attn_mask, alibi_slopes, dropout_seed, dropout_p, scale,
                          window_left, window_right, bottom_right, softcap, deterministic,
-                         /*seq_first=*/false, std::nullopt);
+                         /*seq_first=*/false, sinks);
 }
 
 std::tuple<Tensor, Tensor> attention_varlen_fwd(
@@ -305,10 +293,10 @@ std::tuple<Tensor, Tensor> attention_varlen_fwd(
     const Tensor& cu_seqlens_k, int64_t max_seqlen_q, int64_t max_seqlen_k,
     const OptTensor& alibi_slopes, const OptTensor& dropout_seed, double dropout_p, double scale,
     int64_t window_left, int64_t window_right, bool bottom_right, double softcap,
-    bool deterministic) {
+    bool deterministic, const OptTensor& sinks) {
   return varlen_attention(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k,
                           alibi_slopes, dropout_seed, dropout_p, scale, window_left,
-                          window_right, bottom_right, softcap, deterministic, std::nullopt);
+                          window_right, bottom_right, softcap, deterministic, sinks);
 }
 
 std::tuple<Tensor, Tensor> mem_eff_fwd(
@@ -332,12 +320,10 @@ std::tuple<Tensor, Tensor> dense_attention(
     bool deterministic, bool seq_first, const OptTensor& sinks) {
   if (!records({&q, &k, &v, &or_undefined(attn_mask), &or_undefined(sinks)})) {
     at::AutoDispatchBelowADInplaceOrView below;
-    auto [out, lse] = with_sinks(
-        op::attention_fwd().call(heads_second(q, seq_first), heads_second(k, seq_first),
-                                 heads_second(v, seq_first), attn_mask, alibi_slopes,
-                                 dropout_seed, dropout_p, scale, window_left, window_right,
-                                 bottom_right, softcap, deterministic),
-        sinks);
+    auto [out, lse] = op::attention_fwd().call(
+        heads_second(q, seq_first), heads_second(k, seq_first), heads_second(v, seq_first),
+        attn_mask, alibi_slopes, dropout_seed, dropout_p, scale, window_left, window_right,
+        bottom_right, softcap, deterministic, sinks);
     return {heads_second(out, seq_first), lse};
   }
   return pair(DenseAttention::apply(q, k, v, attn_mask, alibi_slopes, dropout_seed, dropout_p,
@@ -353,12 +339,10 @@ std::tuple<Tensor, Tensor> varlen_attention(
     bool deterministic, const OptTensor& sinks) {
   if (!records({&q, &k, &v, &or_undefined(sinks)})) {
     at::AutoDispatchBelowADInplaceOrView below;
-    return with_sinks(
-        op::attention_varlen_fwd().call(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q,
-                                        max_seqlen_k, alibi_slopes, dropout_seed, dropout_p,
-                                        scale, window_left, window_right, bottom_right, softcap,
-                                        deterministic),
-        sinks);
+    return op::attention_varlen_fwd().call(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q,
+                                           max_seqlen_k, alibi_slopes, dropout_seed, dropout_p,
+                                           scale, window_left, window_right, bottom_right,
+                                           softcap, deterministic, sinks);
   }
   return pair(VarlenAttention::apply(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q,
                                      max_seqlen_k, alibi_slopes, dropout_seed, dropout_p, scale,

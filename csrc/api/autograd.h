@@ -1,14 +1,16 @@
 // The forward ops with their autograd, for the entry points (entry.cpp), which call them directly
-// rather than through the dispatcher: one hop less, and two things the ops' schemas do not take.
+// rather than through the dispatcher: one hop less, and seq_first, which the ops' schemas do not
+// take.
 //
 // seq_first: q, k, v (and out, and the gradients) in flash-attn's (B, S, H, D), viewed as the
 // op's (B, H, S, D) inside the node instead of through autograd views (four more nodes, 13 us
 // more per backward call on the CPU machine).
 //
 // sinks: learnable attention sinks (gpt-oss), (Hq,) float32 or q's dtype. Each row's softmax
-// also runs over its head's sink logit, whose probability is dropped. From the kernels' (out,
-// lse): lse' = logaddexp(lse, sink) and out' = out * exp(lse - lse'); the returned lse is lse',
-// the sink included (a row that sees no key: out' = 0, lse' = sink). The backward runs the
+// also runs over its head's sink logit, whose probability is dropped: lse' = logaddexp(lse,
+// sink) and out' = out * exp(lse - lse') of the scores' (out, lse), joined by the CPU kernel as
+// it normalizes, by tensors.h's add_sinks after the other kernels; the returned lse is lse', the
+// sink included (a row that sees no key: out' = 0, lse' = sink). The backward runs the
 // backward op on (out', lse') in place of (out, lse), exact as it stands (the sink column has
 // no value row), and d sink = -sum over the head's rows of exp(sink - lse') * rowsum(dO * out'):
 // no pass over the score matrix. Dropout (applied to the probabilities after the sink, as in

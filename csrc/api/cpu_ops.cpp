@@ -34,12 +34,13 @@ uint64_t seed_value(const OptTensor& seed) {
   return cpu::mix64(static_cast<uint64_t>(p[0])) ^ (s.numel() > 1 ? static_cast<uint64_t>(p[1]) : 0);
 }
 
-// What both directions share. `mask_4d` and `slopes` keep the tensors that params points
-// into alive during the call.
+// What both directions share. `mask_4d`, `slopes` and `sinks` keep the tensors that params
+// points into alive during the call.
 struct Call {
   cpu::AttentionParams params;
   Tensor mask_4d;
   Tensor slopes;
+  Tensor sinks;
 };
 
 Call describe(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& out,
@@ -101,7 +102,8 @@ Call describe(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& o
 std::tuple<Tensor, Tensor> forward(const Tensor& q_in, const Tensor& k_in, const Tensor& v_in,
                                    const OptTensor& attn_mask, const AttentionOptions& o,
                                    bool bottom_right, const Tensor* cu_q, const Tensor* cu_k,
-                                   int64_t max_seqlen_q, int64_t max_seqlen_k) {
+                                   int64_t max_seqlen_q, int64_t max_seqlen_k,
+                                   const OptTensor& sinks) {
   const bool varlen = cu_q != nullptr;
   check_qkv(q_in, k_in, v_in, varlen);
   const int64_t batch = varlen ? cu_q->numel() - 1 : q_in.size(0);
@@ -112,14 +114,22 @@ std::tuple<Tensor, Tensor> forward(const Tensor& q_in, const Tensor& k_in, const
     check_attn_mask(*attn_mask, q_in, k_in.size(2));
   }
   check_options(o, q_in, batch);
+  if (sinks.has_value()) check_sinks(*sinks, q_in, q_in.sym_size(1), "sinks", "q");
   const Tensor q = last_dim_contiguous(q_in), k = last_dim_contiguous(k_in),
                v = last_dim_contiguous(v_in);
   auto [out, lse] = empty_forward_outputs(q, v, varlen);
-  if (forward_without_kernel(out, lse, k)) return {out, lse};
+  if (forward_without_kernel(out, lse, k)) {
+    add_sinks(out, lse, sinks);
+    return {out, lse};
+  }
   const Tensor cu_q_c = varlen ? cu_q->contiguous() : Tensor();
   const Tensor cu_k_c = varlen ? cu_k->contiguous() : Tensor();
   Call call = describe(q, k, v, out, lse, attn_mask, o, bottom_right, varlen ? &cu_q_c : nullptr,
                        varlen ? &cu_k_c : nullptr, max_seqlen_q, max_seqlen_k);
+  if (sinks.has_value()) {
+    call.sinks = sinks->to(at::kFloat).contiguous();
+    call.params.sinks = call.sinks.data_ptr<float>();
+  }
   poison({out, lse});
   cpu::attention_forward(call.params);
   return {out, lse};
@@ -171,10 +181,10 @@ std::tuple<Tensor, Tensor> attention_fwd(const Tensor& q, const Tensor& k, const
                                          const OptTensor& dropout_seed, double dropout_p,
                                          double scale, int64_t window_left, int64_t window_right,
                                          bool bottom_right, double softcap,
-                                         bool /*deterministic*/) {
+                                         bool /*deterministic*/, const OptTensor& sinks) {
   const AttentionOptions o{alibi_slopes, dropout_seed, dropout_p, scale,
                            window_left,  window_right, softcap};
-  return forward(q, k, v, attn_mask, o, bottom_right, nullptr, nullptr, 0, 0);
+  return forward(q, k, v, attn_mask, o, bottom_right, nullptr, nullptr, 0, 0, sinks);
 }
 
 std::tuple<Tensor, Tensor, Tensor> attention_bwd(
@@ -192,11 +202,11 @@ std::tuple<Tensor, Tensor> attention_varlen_fwd(
     const Tensor& cu_seqlens_k, int64_t max_seqlen_q, int64_t max_seqlen_k,
     const OptTensor& alibi_slopes, const OptTensor& dropout_seed, double dropout_p, double scale,
     int64_t window_left, int64_t window_right, bool bottom_right, double softcap,
-    bool /*deterministic*/) {
+    bool /*deterministic*/, const OptTensor& sinks) {
   const AttentionOptions o{alibi_slopes, dropout_seed, dropout_p, scale,
                            window_left,  window_right, softcap};
   return forward(q, k, v, std::nullopt, o, bottom_right, &cu_seqlens_q, &cu_seqlens_k,
-                 max_seqlen_q, max_seqlen_k);
+                 max_seqlen_q, max_seqlen_k, sinks);
 }
 
 std::tuple<Tensor, Tensor, Tensor> attention_varlen_bwd(

@@ -29,7 +29,7 @@ struct EntryArgs {
   bool enable_gqa = false;
   int64_t window_left = -1, window_right = -1;
   std::optional<at::Tensor> alibi_slopes;
-  std::optional<at::Tensor> sinks;  // learnable attention sinks (Hq,): autograd.h's with_sinks
+  std::optional<at::Tensor> sinks;  // learnable attention sinks (Hq,): see autograd.h
   double softcap = 0.0;
   bool deterministic = false;
   bool flash_api = false;

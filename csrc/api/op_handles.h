@@ -26,7 +26,7 @@ using Triple = std::tuple<Tensor, Tensor, Tensor>;
 FLASH_EXT_OP_HANDLE(attention_fwd,
                     Pair(const Tensor&, const Tensor&, const Tensor&, const OptTensor&,
                          const OptTensor&, const OptTensor&, double, double, int64_t, int64_t,
-                         bool, double, bool))
+                         bool, double, bool, const OptTensor&))
 FLASH_EXT_OP_HANDLE(attention_bwd,
                     Triple(const Tensor&, const Tensor&, const Tensor&, const Tensor&,
                            const Tensor&, const Tensor&, const OptTensor&, const OptTensor&,
@@ -34,7 +34,7 @@ FLASH_EXT_OP_HANDLE(attention_bwd,
 FLASH_EXT_OP_HANDLE(attention_varlen_fwd,
                     Pair(const Tensor&, const Tensor&, const Tensor&, const Tensor&,
                          const Tensor&, int64_t, int64_t, const OptTensor&, const OptTensor&,
-                         double, double, int64_t, int64_t, bool, double, bool))
+                         double, double, int64_t, int64_t, bool, double, bool, const OptTensor&))
 FLASH_EXT_OP_HANDLE(attention_varlen_bwd,
                     Triple(const Tensor&, const Tensor&, const Tensor&, const Tensor&,
                            const Tensor&, const Tensor&, const Tensor&, const Tensor&, int64_t,

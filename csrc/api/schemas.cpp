@@ -22,23 +22,27 @@ TORCH_LIBRARY(flash_ext, m) {
   // Dense attention on q (B, Hq, Sq, D), k and v (B, Hkv, Sk, D), any strides. Returns out
   // (like q) and lse (B, Hq, Sq) fp32. window_right = 0 is causal; bottom_right aligns the
   // diagonal to the last key (offset Sk - Sq) instead of the first. `deterministic` is for the
-  // backward that autograd runs: bitwise-reproducible gradients.
+  // backward that autograd runs: bitwise-reproducible gradients. sinks (Hq,), float32 or q's
+  // dtype: a logit per query head that joins every row's softmax, its probability dropped;
+  // out and lse include it (the backward takes them as they are).
   m.def(
       "attention_fwd(Tensor q, Tensor k, Tensor v, Tensor? attn_mask, Tensor? alibi_slopes, "
       "Tensor? dropout_seed, float dropout_p, float scale, int window_left, int window_right, "
-      "bool bottom_right, float softcap, bool deterministic) -> (Tensor out, Tensor lse)");
+      "bool bottom_right, float softcap, bool deterministic, Tensor? sinks=None) "
+      "-> (Tensor out, Tensor lse)");
   m.def(
       "attention_bwd(Tensor grad_out, Tensor q, Tensor k, Tensor v, Tensor out, Tensor lse, "
       "Tensor? attn_mask, Tensor? alibi_slopes, Tensor? dropout_seed, float dropout_p, "
       "float scale, int window_left, int window_right, bool bottom_right, float softcap, "
       "bool deterministic) -> (Tensor grad_q, Tensor grad_k, Tensor grad_v)");
   // Packed varlen attention on q (Tq, Hq, D), k and v (Tk, Hkv, D) with int32 prefix sums
-  // cu_seqlens (B + 1). Returns out (like q) and lse (Hq, Tq) fp32.
+  // cu_seqlens (B + 1). Returns out (like q) and lse (Hq, Tq) fp32. sinks as attention_fwd's.
   m.def(
       "attention_varlen_fwd(Tensor q, Tensor k, Tensor v, Tensor cu_seqlens_q, "
       "Tensor cu_seqlens_k, int max_seqlen_q, int max_seqlen_k, Tensor? alibi_slopes, "
       "Tensor? dropout_seed, float dropout_p, float scale, int window_left, int window_right, "
-      "bool bottom_right, float softcap, bool deterministic) -> (Tensor out, Tensor lse)");
+      "bool bottom_right, float softcap, bool deterministic, Tensor? sinks=None) "
+      "-> (Tensor out, Tensor lse)");
   m.def(
       "attention_varlen_bwd(Tensor grad_out, Tensor q, Tensor k, Tensor v, Tensor out, "
       "Tensor lse, Tensor cu_seqlens_q, Tensor cu_seqlens_k, int max_seqlen_q, "

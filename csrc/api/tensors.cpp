@@ -38,6 +38,17 @@ bool forward_without_kernel(at::Tensor& out, at::Tensor& lse, const at::Tensor& 
   return true;
 }
 
+void add_sinks(const at::Tensor& out, at::Tensor& lse, const std::optional<at::Tensor>& sinks) {
+  if (!sinks.has_value()) return;
+  // (Hq, 1) against lse's (B, Hq, Sq) or (Hq, Tq); out (B, Hq, Sq, D) or (Tq, Hq, D).
+  at::Tensor lse_sinks = at::logaddexp(lse, sinks->to(at::kFloat).unsqueeze(-1));
+  // A row without keys and a sink of -inf: exp(-inf - -inf) is NaN, the factor 0.
+  const at::Tensor factor =
+      at::exp(lse - lse_sinks).masked_fill_(lse_sinks == -std::numeric_limits<float>::infinity(), 0);
+  out.mul_((out.dim() == 3 ? factor.t() : factor).unsqueeze(-1));
+  lse = std::move(lse_sinks);
+}
+
 std::tuple<at::Tensor, at::Tensor, at::Tensor> empty_grads(const at::Tensor& q,
                                                            const at::Tensor& k,
                                                            const at::Tensor& v) {

@@ -5,6 +5,7 @@
 #include <ATen/core/Tensor.h>
 
 #include <initializer_list>
+#include <optional>
 #include <tuple>
 #include <vector>
 
@@ -38,6 +39,11 @@ std::tuple<at::Tensor, at::Tensor, at::Tensor> empty_grads(const at::Tensor& q,
 // Zeroes the gradients of a backward that needs no kernel (no query rows or no keys) and returns
 // true. Returns false otherwise.
 bool backward_without_kernel(at::Tensor& grad_q, at::Tensor& grad_k, at::Tensor& grad_v);
+
+// Joins learnable sinks (Hq,) to a forward's out and lse (its kernel's, without them) in place,
+// for the kernels that do not take them: lse' = logaddexp(lse, sink), out' = out exp(lse - lse').
+// A row without visible keys gets out 0 and lse = its sink.
+void add_sinks(const at::Tensor& out, at::Tensor& lse, const std::optional<at::Tensor>& sinks);
 
 // FLASH_EXT_POISON_OUTPUTS=1 (the tests set it) fills outputs with NaN before a kernel runs, so
 // an element the kernel fails to write cannot pass for a result.

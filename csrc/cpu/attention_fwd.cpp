@@ -123,23 +123,40 @@ inline void online_softmax(float* s, int64_t rows, int64_t cols, float* row_max,
 }
 
 // Epilogue: out = acc / row_sum (times the dropout rescale), lse = max + log(row_sum); rows
-// that saw no key (max still -inf) get zeros and -inf, rows with a NaN row_sum NaN.
+// that saw no key (max still -inf) get zeros and -inf, rows with a NaN row_sum NaN. A sink s
+// joins the sum first: with m' = max(max, s), sum' = sum exp(max - m') + exp(s - m'), and the
+// output is scaled by exp(max - m') / sum' (a row without keys: zeros, lse = s; s = +inf:
+// zeros, lse +inf).
 template <typename T>
 void store_output(const AttentionParams& p, const SeqLen& seq, int64_t h, int64_t i0,
                   int64_t rows, const ForwardScratch& ws, float keep_scale) {
   const int64_t dv = p.head_dim_v;
   const int64_t ld_acc = round_up(dv, kPanelWidth);
+  const float sink = p.sinks != nullptr ? p.sinks[h] : kNegInf;
   T* out = static_cast<T*>(p.out);
   for (int64_t r = 0; r < rows; ++r) {
     T* out_row = out + seq.q_offset(p.out_strides, h, i0 + r);
     float* lse = p.lse + seq.q_offset(p.lse_strides, h, i0 + r);
-    const float sum = ws.row_sum[r];
-    if (ws.row_max[r] == kNegInf) {
+    const float max = ws.row_max[r];
+    float sum = ws.row_sum[r];
+    float factor = 1.f;
+    float lse_max = max;
+    if (sink != kNegInf) {
+      if (sink == std::numeric_limits<float>::infinity()) {
+        std::fill(out_row, out_row + dv, T(0.f));
+        *lse = sink;
+        continue;
+      }
+      lse_max = std::max(max, sink);  // a NaN sink: the sum below is NaN
+      factor = max == kNegInf ? 0.f : std::exp(max - lse_max);
+      sum = sum * factor + std::exp(sink - lse_max);
+    }
+    if (max == kNegInf) {
       std::fill(out_row, out_row + dv, T(0.f));
-      *lse = kNegInf;
+      *lse = sink == kNegInf ? kNegInf : lse_max + std::log(sum);
     } else {
-      store_row(ws.acc + r * ld_acc, out_row, dv, keep_scale / sum);
-      *lse = ws.row_max[r] + std::log(sum);
+      store_row(ws.acc + r * ld_acc, out_row, dv, keep_scale * factor / sum);
+      *lse = lse_max + std::log(sum);
     }
   }
 }

@@ -68,6 +68,10 @@ struct AttentionParams {
   // Dropout on the probabilities, replayed exactly by the backward; see dropout.h.
   float dropout_p = 0.f;
   uint64_t dropout_seed = 0;
+
+  // Learnable sinks (forward): fp32 (heads_q,), one logit per query head that joins every row's
+  // softmax (on the scaled scores' scale), its probability dropped: out and lse include it.
+  const float* sinks = nullptr;
 };
 
 // Backward extras: grad_out in, gradients out (dq like q; dk, dv like k, v with heads_kv heads).

@@ -74,14 +74,19 @@ void check_no_attn_mask(const OptTensor& attn_mask) {
 
 Tensor aligned_rows(const Tensor& t) { return gpu::aligned_rows(t, kRowElems); }
 
+// The sinks join the kernel's (out, lse) afterwards (tensors.h's add_sinks).
 std::tuple<Tensor, Tensor> forward(const Tensor& q_in, const Tensor& k_in, const Tensor& v_in,
                                    const AttentionOptions& o, bool bottom_right,
-                                   const Varlen& varlen) {
+                                   const Varlen& varlen, const OptTensor& sinks) {
   const int64_t batch = gpu::check_call(q_in, k_in, v_in, o, varlen, check_flash_call);
+  if (sinks.has_value()) check_sinks(*sinks, q_in, q_in.sym_size(1), "sinks", "q");
   const c10::cuda::CUDAGuard guard(q_in.device());
   const Tensor q = aligned_rows(q_in), k = aligned_rows(k_in), v = aligned_rows(v_in);
   auto [out, lse] = empty_forward_outputs(q, v, varlen.packed());
-  if (forward_without_kernel(out, lse, k)) return {out, lse};
+  if (forward_without_kernel(out, lse, k)) {
+    add_sinks(out, lse, sinks);
+    return {out, lse};
+  }
 
   flash::FwdParams p;
   Held held;
@@ -101,6 +106,7 @@ std::tuple<Tensor, Tensor> forward(const Tensor& q_in, const Tensor& k_in, const
   }
   poison({out, lse});
   gpu::check_launch(flash::run_fwd(p, c10::cuda::getCurrentCUDAStream()), "flash forward");
+  add_sinks(out, lse, sinks);
   return {out, lse};
 }
 
@@ -171,11 +177,11 @@ std::tuple<Tensor, Tensor> attention_fwd(const Tensor& q, const Tensor& k, const
                                          const OptTensor& dropout_seed, double dropout_p,
                                          double scale, int64_t window_left, int64_t window_right,
                                          bool bottom_right, double softcap,
-                                         bool /*deterministic*/) {
+                                         bool /*deterministic*/, const OptTensor& sinks) {
   check_no_attn_mask(attn_mask);
   const AttentionOptions o{alibi_slopes, dropout_seed, dropout_p, scale,
                            window_left,  window_right, softcap};
-  return forward(q, k, v, o, bottom_right, Varlen{});
+  return forward(q, k, v, o, bottom_right, Varlen{}, sinks);
 }
 
 std::tuple<Tensor, Tensor, Tensor> attention_bwd(
@@ -194,11 +200,11 @@ std::tuple<Tensor, Tensor> attention_varlen_fwd(
     const Tensor& cu_seqlens_k, int64_t max_seqlen_q, int64_t max_seqlen_k,
     const OptTensor& alibi_slopes, const OptTensor& dropout_seed, double dropout_p, double scale,
     int64_t window_left, int64_t window_right, bool bottom_right, double softcap,
-    bool /*deterministic*/) {
+    bool /*deterministic*/, const OptTensor& sinks) {
   const AttentionOptions o{alibi_slopes, dropout_seed, dropout_p, scale,
                            window_left,  window_right, softcap};
   return forward(q, k, v, o, bottom_right,
-                 Varlen{&cu_seqlens_q, &cu_seqlens_k, max_seqlen_q, max_seqlen_k});
+                 Varlen{&cu_seqlens_q, &cu_seqlens_k, max_seqlen_q, max_seqlen_k}, sinks);
 }
 
 std::tuple<Tensor, Tensor, Tensor> attention_varlen_bwd(
