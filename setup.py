@@ -6,7 +6,8 @@ CUDA and nvcc is found, so a CPU-only build needs no CUDA toolkit. Knobs (DESIGN
   GPU's, else "80;90".
 - FLASH_EXT_HDIMS: flash kernel head dims to build, e.g. "64;128" (default: all eight).
 - FLASH_EXT_DTYPES: "fp16", "bf16" or both (default: both).
-- MAX_JOBS; FLASH_EXT_CPU_ISA ("avx2" or "generic"; default: avx2 where the build machine has it).
+- MAX_JOBS; FLASH_EXT_CPU_ISA ("avx512", "avx2" or "generic"; default: the widest the build machine
+  runs).
 scripts/nvcc_check.sh imports this file for the nvcc command line (`nvcc_check_args`).
 """
 
@@ -27,12 +28,20 @@ def sources(pattern: str) -> list[str]:
     return sorted(str(p.relative_to(ROOT)) for p in ROOT.glob(pattern))
 
 
+CPU_ISAS = {  # the CPU kernels' vector width: ATen's Vectorized of that capability
+    "avx512": ("avx512f", "avx512bw", "avx512vl", "avx512dq", "fma", "f16c"),
+    "avx2": ("avx2", "fma", "f16c"),
+}
+
+
 def cpu_isa() -> str:
-    """avx2 when this machine runs it (the CPU kernels then use ATen's AVX2 vectors)."""
+    """avx512 or avx2 when this machine runs it (the CPU kernels then use ATen's vectors of
+    that width), else generic."""
     wanted = os.environ.get("FLASH_EXT_CPU_ISA")
     if wanted is not None:
-        if wanted not in ("avx2", "generic"):
-            raise SystemExit(f"FLASH_EXT_CPU_ISA={wanted!r}: accepted values are 'avx2', 'generic'")
+        if wanted not in (*CPU_ISAS, "generic"):
+            raise SystemExit(f"FLASH_EXT_CPU_ISA={wanted!r}: accepted values are 'avx512', "
+                             "'avx2', 'generic'")
         return wanted
     if platform.machine().lower() not in ("x86_64", "amd64"):
         return "generic"
@@ -40,7 +49,10 @@ def cpu_isa() -> str:
         flags = Path("/proc/cpuinfo").read_text()
     except OSError:
         return "generic"
-    return "avx2" if all(f" {f}" in flags for f in ("avx2", "fma", "f16c")) else "generic"
+    for isa, needed in CPU_ISAS.items():
+        if all(f" {f}" in flags for f in needed):
+            return isa
+    return "generic"
 
 
 def build_cuda() -> bool:
@@ -155,10 +167,14 @@ def extension():
     isa = cpu_isa()
     cxx = ["-O3"]
     macros = []
-    if isa == "avx2":
+    if isa == "avx512":
+        cxx += ["-mavx512f", "-mavx512bw", "-mavx512vl", "-mavx512dq", "-mfma", "-mf16c"]
+        macros += [("CPU_CAPABILITY", "AVX512"), ("CPU_CAPABILITY_AVX512", None),
+                   ("FLASH_EXT_CPU_ISA", "avx512")]
+    elif isa == "avx2":
         cxx += ["-mavx2", "-mfma", "-mf16c"]
         macros += [("CPU_CAPABILITY", "AVX2"), ("CPU_CAPABILITY_AVX2", None),
-                   ("FLASH_EXT_CPU_AVX2", None)]
+                   ("FLASH_EXT_CPU_ISA", "avx2")]
     # Some toolchains (the GPU machine's /opt/gcc) link libstdc++ statically by default; a
     # second libstdc++ beside torch's crashes in iostream (c10::str). Link torch's shared one.
     link = ["-l:libstdc++.so.6"] if platform.system() == "Linux" else []

@@ -1,9 +1,11 @@
 """flash_ext's CPU backend against torch's CPU flash SDPA, side by side in one run.
 
 Forward and forward+backward, float32 and bfloat16, causal and not, for the (B, H, S, D) rows of
-the foundation issue. Each measurement is the median of `--repeats` timed runs after a warm-up,
-the two contenders interleaved run by run so that clock or load drift hits both alike.
-FLOPs: 4*B*H*S*S*D forward (halved for causal), 2.5x that for the backward.
+the foundation issue; and decoding: one query token per sequence against Sk cached keys, with
+GQA (B, Hq, Hkv, Sk, D), forward under no_grad, against torch's SDPA with enable_gqa. Each
+measurement is the median of `--repeats` timed runs after a warm-up, the two contenders
+interleaved run by run so that clock or load drift hits both alike. FLOPs: 4*B*H*S*S*D forward
+(halved for causal), 2.5x that for the backward; decoding is counted in GB/s of K and V read.
 
     python benchmarks/bench_cpu.py              # full table, written to benchmarks/results/
     python benchmarks/bench_cpu.py --quick      # first shape in float32 only, nothing written
@@ -32,6 +34,9 @@ from torch.nn.attention import SDPBackend, sdpa_kernel  # noqa: E402
 import flash_ext  # noqa: E402
 
 SHAPES = [(4, 8, 512, 64), (1, 8, 2048, 64), (1, 8, 2048, 128), (1, 4, 4096, 128)]
+# (B, Hq, Hkv, Sk, D): Llama-style GQA at two batch sizes, MHA, and gpt-oss's 64 / 8 heads.
+DECODE_SHAPES = [(1, 32, 8, 4096, 128), (8, 32, 8, 2048, 128), (4, 32, 32, 2048, 128),
+                 (1, 64, 8, 8192, 64)]
 DTYPES = [torch.float32, torch.bfloat16]
 RESULTS = Path(__file__).resolve().parent / "results"
 
@@ -43,6 +48,33 @@ def ours(q, k, v, causal):
 def torch_flash(q, k, v, causal):
     with sdpa_kernel(SDPBackend.FLASH_ATTENTION):
         return F.scaled_dot_product_attention(q, k, v, is_causal=causal)
+
+
+def ours_decode(q, k, v):
+    return flash_ext.attention(q, k, v, enable_gqa=True, backend="cpu")
+
+
+def torch_decode(q, k, v):
+    with sdpa_kernel(SDPBackend.FLASH_ATTENTION):
+        return F.scaled_dot_product_attention(q, k, v, enable_gqa=True)
+
+
+def measure_decode(shape, dtype, repeats):
+    """Median seconds of (flash_ext, torch) for one decoding step, under no_grad."""
+    b, hq, hkv, sk, d = shape
+    q = torch.randn(b, hq, 1, d, dtype=dtype)
+    k, v = (torch.randn(b, hkv, sk, d, dtype=dtype) for _ in range(2))
+    contenders = (ours_decode, torch_decode)
+    times = ([], [])
+    with torch.no_grad():
+        for fn in contenders:
+            fn(q, k, v)
+        for _ in range(repeats):
+            for fn, record in zip(contenders, times):
+                start = time.perf_counter()
+                fn(q, k, v)
+                record.append(time.perf_counter() - start)
+    return tuple(statistics.median(t) for t in times)
 
 
 def step(fn, q, k, v, causal, backward, grad_out):
@@ -106,11 +138,28 @@ def main() -> None:
                f"{t_torch * 1e3:.1f}", f"{flops / t_torch / 1e9:.1f}", f"{t_torch / t_ours:.2f}x")
         rows.append(row)
         print(f"[{i}/{len(cases)}] " + "  ".join(row), flush=True)
-    columns = ("pass", "dtype", "(B, H, S, D)", "causal", "flash_ext ms", "flash_ext GFLOP/s",
-               "torch ms", "torch GFLOP/s", "speedup")
-    table = "\n".join(["| " + " | ".join(columns) + " |", "|" + " --- |" * len(columns)]
-                      + ["| " + " | ".join(r) + " |" for r in rows])
-    print("\n" + table)
+    decode_rows = []
+    decode_cases = [(d, s) for d in dtypes for s in (DECODE_SHAPES[:1] if args.quick
+                                                     else DECODE_SHAPES)]
+    for i, (dtype, shape) in enumerate(decode_cases, 1):
+        b, hq, hkv, sk, d = shape
+        kv_bytes = 2 * b * hkv * sk * d * torch.finfo(dtype).bits // 8
+        t_ours, t_torch = measure_decode(shape, dtype, repeats)
+        row = (str(dtype).replace("torch.", ""), str(shape), f"{t_ours * 1e3:.2f}",
+               f"{kv_bytes / t_ours / 1e9:.1f}", f"{t_torch * 1e3:.2f}",
+               f"{kv_bytes / t_torch / 1e9:.1f}", f"{t_torch / t_ours:.2f}x")
+        decode_rows.append(row)
+        print(f"[decode {i}/{len(decode_cases)}] " + "  ".join(row), flush=True)
+
+    def markdown(columns, body):
+        return "\n".join(["| " + " | ".join(columns) + " |", "|" + " --- |" * len(columns)]
+                         + ["| " + " | ".join(r) + " |" for r in body])
+
+    table = markdown(("pass", "dtype", "(B, H, S, D)", "causal", "flash_ext ms",
+                      "flash_ext GFLOP/s", "torch ms", "torch GFLOP/s", "speedup"), rows)
+    decode_table = markdown(("dtype", "(B, Hq, Hkv, Sk, D)", "flash_ext ms", "flash_ext GB/s",
+                             "torch ms", "torch GB/s", "speedup"), decode_rows)
+    print("\n" + table + "\n\nDecoding (Sq = 1, K and V read once):\n\n" + decode_table)
     if not args.quick:
         RESULTS.mkdir(exist_ok=True)
         path = RESULTS / f"cpu_{datetime.date.today().isoformat()}.md"
@@ -120,7 +169,9 @@ def main() -> None:
             f"(OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', 'unset')}, "
             f"OPENBLAS_NUM_THREADS={os.environ['OPENBLAS_NUM_THREADS']}). GFLOP/s counts "
             "4*B*H*S*S*D forward, halved for causal, x3.5 for forward+backward. speedup = "
-            "torch time / flash_ext time.\n\n" + table + "\n")
+            "torch time / flash_ext time.\n\n" + table + "\n\n## Decoding\n\nOne query "
+            "token per sequence, q (B, Hq, 1, D) against k, v (B, Hkv, Sk, D), enable_gqa=True, "
+            "forward under no_grad; GB/s = K and V bytes / time.\n\n" + decode_table + "\n")
         print(f"\nwrote {path}")
 
 

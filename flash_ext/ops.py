@@ -14,7 +14,7 @@ from flash_ext import _C  # noqa: F401  (registers torch.ops.flash_ext)
 
 ops = torch.ops.flash_ext
 
-#: "avx2" or "generic": how the CPU kernels were compiled.
+#: "avx512", "avx2" or "generic": how the CPU kernels were compiled.
 CPU_ISA: str = _C.cpu_isa
 #: The CUDA backends this build compiled ("flash", "mem_eff"); empty without CUDA.
 CUDA_BACKENDS: frozenset[str] = frozenset(filter(None, _C.cuda_backends.split(":")))
@@ -23,10 +23,12 @@ CUDA_BACKENDS: frozenset[str] = frozenset(filter(None, _C.cuda_backends.split(":
 FLASH_HDIMS: tuple[int, ...] = tuple(int(d) for d in _C.flash_hdims.split(":") if d)
 FLASH_DTYPES: frozenset[str] = frozenset(filter(None, _C.flash_dtypes.split(":")))
 
-if CPU_ISA == "avx2" and torch.backends.cpu.get_cpu_capability() not in ("AVX2", "AVX512"):
+_RUNS_ISA = {"avx512": ("AVX512",), "avx2": ("AVX2", "AVX512"), "generic": None}
+if _RUNS_ISA[CPU_ISA] and torch.backends.cpu.get_cpu_capability() not in _RUNS_ISA[CPU_ISA]:
     raise ImportError(
-        "flash_ext was built with AVX2 CPU kernels but this CPU reports "
-        f"{torch.backends.cpu.get_cpu_capability()!r}; rebuild with FLASH_EXT_CPU_ISA=generic"
+        f"flash_ext was built with {CPU_ISA.upper()} CPU kernels but this CPU reports "
+        f"{torch.backends.cpu.get_cpu_capability()!r}; rebuild with FLASH_EXT_CPU_ISA=avx2 or "
+        "generic"
     )
 
 

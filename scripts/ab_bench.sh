@@ -46,21 +46,25 @@ case "${1:-}" in
       exit 1
     fi
     status=0
+    script_dir=$(cd "$(dirname "$1")" && pwd)
     for i in $(seq 1 "${AB_RUNS:-2}"); do
       for build in base new; do
         dir="$out/$build$i"
         root="$PWD"
         [ $build = base ] && root="$base"
         mkdir -p "$dir"
-        # From / so that the current folder does not shadow PYTHONPATH (a script's own folder
-        # comes first instead; an editable install's finder comes after both).
+        # From / so that the current folder does not shadow PYTHONPATH (an editable install's
+        # finder comes after it).
         where=$(cd / && PYTHONPATH="$root" python3 -c "import flash_ext; print(flash_ext.__file__)")
         case "$where" in
           "$root"/*) ;;
           *) echo "ab_bench: flash_ext imports from $where, not from $root" >&2; exit 1 ;;
         esac
         args=("${@//\{out\}/$dir}")
-        PYTHONPATH="$root" python3 "${args[@]}" >"$dir/bench.log" 2>&1 || status=1
+        # -P: the script's own folder goes after the build's instead of first on sys.path (a
+        # script in the repo root would import the working tree's flash_ext whatever
+        # PYTHONPATH says), and its sibling imports still resolve.
+        PYTHONPATH="$root:$script_dir" python3 -P "${args[@]}" >"$dir/bench.log" 2>&1 || status=1
         echo "== $build, run $i (flash_ext from $where)"
         grep "^|" "$dir/bench.log"
       done

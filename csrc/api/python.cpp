@@ -478,13 +478,13 @@ PyMODINIT_FUNC PyInit__C() {
                                flash_ext::methods};
   PyObject* m = PyModule_Create(&module);
   if (m == nullptr) return nullptr;
-#ifdef FLASH_EXT_CPU_AVX2
-  PyModule_AddStringConstant(m, "cpu_isa", "avx2");
+#define FLASH_EXT_STRINGIFY(x) #x
+#define FLASH_EXT_TO_STRING(x) FLASH_EXT_STRINGIFY(x)
+#ifdef FLASH_EXT_CPU_ISA  // avx512 or avx2 (setup.py)
+  PyModule_AddStringConstant(m, "cpu_isa", FLASH_EXT_TO_STRING(FLASH_EXT_CPU_ISA));
 #else
   PyModule_AddStringConstant(m, "cpu_isa", "generic");
 #endif
-#define FLASH_EXT_STRINGIFY(x) #x
-#define FLASH_EXT_TO_STRING(x) FLASH_EXT_STRINGIFY(x)
 #ifdef FLASH_EXT_CUDA_BACKENDS  // colon-separated names, e.g. flash:mem_eff
   PyModule_AddStringConstant(m, "cuda_backends", FLASH_EXT_TO_STRING(FLASH_EXT_CUDA_BACKENDS));
 #else

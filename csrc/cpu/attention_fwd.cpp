@@ -127,9 +127,10 @@ inline void online_softmax(float* s, int64_t rows, int64_t cols, float* row_max,
 // joins the sum first: with m' = max(max, s), sum' = sum exp(max - m') + exp(s - m'), and the
 // output is scaled by exp(max - m') / sum' (a row without keys: zeros, lse = s; s = +inf:
 // zeros, lse +inf).
+// ws_row0: the first of the rows' entries in ws.
 template <typename T>
 void store_output(const AttentionParams& p, const SeqLen& seq, int64_t h, int64_t i0,
-                  int64_t rows, const ForwardScratch& ws, float keep_scale) {
+                  int64_t rows, const ForwardScratch& ws, int64_t ws_row0, float keep_scale) {
   const int64_t dv = p.head_dim_v;
   const int64_t ld_acc = round_up(dv, kPanelWidth);
   const float sink = p.sinks != nullptr ? p.sinks[h] : kNegInf;
@@ -137,8 +138,8 @@ void store_output(const AttentionParams& p, const SeqLen& seq, int64_t h, int64_
   for (int64_t r = 0; r < rows; ++r) {
     T* out_row = out + seq.q_offset(p.out_strides, h, i0 + r);
     float* lse = p.lse + seq.q_offset(p.lse_strides, h, i0 + r);
-    const float max = ws.row_max[r];
-    float sum = ws.row_sum[r];
+    const float max = ws.row_max[ws_row0 + r];
+    float sum = ws.row_sum[ws_row0 + r];
     float factor = 1.f;
     float lse_max = max;
     if (sink != kNegInf) {
@@ -155,7 +156,7 @@ void store_output(const AttentionParams& p, const SeqLen& seq, int64_t h, int64_
       std::fill(out_row, out_row + dv, T(0.f));
       *lse = sink == kNegInf ? kNegInf : lse_max + std::log(sum);
     } else {
-      store_row(ws.acc + r * ld_acc, out_row, dv, keep_scale * factor / sum);
+      store_row(ws.acc + (ws_row0 + r) * ld_acc, out_row, dv, keep_scale * factor / sum);
       *lse = lse_max + std::log(sum);
     }
   }
@@ -221,7 +222,215 @@ void forward_block(const AttentionParams& p, const SeqLen& seq, int64_t b, int64
                   kv.v_panel_stride, ws.acc + r0 * ld_acc, ld_acc, true);
     }
   }
-  store_output<T>(p, seq, h, i0, rows, ws, dropout.keep_scale);
+  store_output<T>(p, seq, h, i0, rows, ws, 0, dropout.keep_scale);
+}
+
+// Decoding: a call whose sequences have at most kDirectRows query rows reads every key and
+// value row where it lies, converted to fp32 as it is read, instead of packing K and V into GEMM
+// panels first: at so few rows the pre-pass (a read and a write of every key and value, in
+// fp32) costs more than the attention, and the GEMM micro tiles run one row of work.
+constexpr int64_t kDirectRows = 16;
+
+inline float sum_lanes(const Vec& x) {
+  return at::vec::vec_reduce_all<float>([](const Vec& a, const Vec& b) { return a + b; }, x);
+}
+
+// Independent accumulation chains per row: an FMA waits ~4 cycles for its accumulator and two
+// issue a cycle, so a stripe keeps about eight chains going (a row alone would run at an eighth
+// of the FMA rate). Keys are taken kPhases at a time, each into chains of its own.
+template <int kRows>
+constexpr int kPhases = kRows <= 2 ? 4 : (kRows <= 4 ? 2 : 1);
+
+// s[r * kBlockN + c] = q_r . k_c for the kRows rows of q (fp32, row stride d) and the `cols` key
+// rows of k (row stride ld_k), converted to fp32 as they are read.
+template <int kRows, typename T>
+void direct_scores(const float* q, int64_t d, const T* k, int64_t ld_k, int64_t cols, float* s) {
+  static_assert(kRows >= 1 && kRows <= kMicroRows);
+  constexpr int kKeys = kPhases<kRows>;
+  int64_t c = 0;
+  for (; c + kKeys <= cols; c += kKeys) {
+    Vec acc[kRows * kKeys];
+#pragma GCC unroll 8
+    for (int a = 0; a < kRows * kKeys; ++a) acc[a] = Vec(0.f);
+    int64_t i = 0;
+    for (; i + kVecSize <= d; i += kVecSize) {
+#pragma GCC unroll 4
+      for (int key = 0; key < kKeys; ++key) {
+        const Vec kv = load_float(k + (c + key) * ld_k + i);
+#pragma GCC unroll 6
+        for (int r = 0; r < kRows; ++r) {
+          acc[key * kRows + r] = at::vec::fmadd(Vec::loadu(q + r * d + i), kv, acc[key * kRows + r]);
+        }
+      }
+    }
+    for (int key = 0; key < kKeys; ++key) {
+      const T* k_row = k + (c + key) * ld_k;
+      for (int r = 0; r < kRows; ++r) {
+        float sum = sum_lanes(acc[key * kRows + r]);
+        for (int64_t t = i; t < d; ++t) sum += q[r * d + t] * static_cast<float>(k_row[t]);
+        s[r * kBlockN + c + key] = sum;
+      }
+    }
+  }
+  for (; c < cols; ++c) {
+    const T* k_row = k + c * ld_k;
+    for (int r = 0; r < kRows; ++r) {
+      Vec acc(0.f);
+      int64_t i = 0;
+      for (; i + kVecSize <= d; i += kVecSize) {
+        acc = at::vec::fmadd(Vec::loadu(q + r * d + i), load_float(k_row + i), acc);
+      }
+      float sum = sum_lanes(acc);
+      for (; i < d; ++i) sum += q[r * d + i] * static_cast<float>(k_row[i]);
+      s[r * kBlockN + c] = sum;
+    }
+  }
+}
+
+// acc_r += sum_c p[r * kBlockN + c] v_c over the `cols` value rows of v (row stride ld_v), for
+// the kRows output rows of acc (row stride ld_acc), dv columns.
+template <int kRows, typename T>
+void direct_values(const float* p, const T* v, int64_t ld_v, int64_t cols, int64_t dv,
+                   float* acc, int64_t ld_acc) {
+  static_assert(kRows >= 1 && kRows <= kMicroRows);
+  constexpr int kKeys = kPhases<kRows>;
+  int64_t i = 0;
+  for (; i + kVecSize <= dv; i += kVecSize) {
+    Vec sum[kRows * kKeys];
+#pragma GCC unroll 8
+    for (int a = 0; a < kRows * kKeys; ++a) sum[a] = Vec(0.f);
+    int64_t c = 0;
+    for (; c + kKeys <= cols; c += kKeys) {
+#pragma GCC unroll 4
+      for (int key = 0; key < kKeys; ++key) {
+        const Vec vv = load_float(v + (c + key) * ld_v + i);
+#pragma GCC unroll 6
+        for (int r = 0; r < kRows; ++r) {
+          sum[key * kRows + r] =
+              at::vec::fmadd(Vec(p[r * kBlockN + c + key]), vv, sum[key * kRows + r]);
+        }
+      }
+    }
+    for (; c < cols; ++c) {
+      const Vec vv = load_float(v + c * ld_v + i);
+      for (int r = 0; r < kRows; ++r) {
+        sum[r] = at::vec::fmadd(Vec(p[r * kBlockN + c]), vv, sum[r]);
+      }
+    }
+    for (int r = 0; r < kRows; ++r) {
+      Vec total = Vec::loadu(acc + r * ld_acc + i);
+      for (int key = 0; key < kKeys; ++key) total = total + sum[key * kRows + r];
+      total.store(acc + r * ld_acc + i);
+    }
+  }
+  for (; i < dv; ++i) {
+    for (int r = 0; r < kRows; ++r) {
+      float total = acc[r * ld_acc + i];
+      for (int64_t c = 0; c < cols; ++c) {
+        total += p[r * kBlockN + c] * static_cast<float>(v[c * ld_v + i]);
+      }
+      acc[r * ld_acc + i] = total;
+    }
+  }
+}
+
+// One stripe of `rows` (<= kMicroRows) rows: its scores, then its values.
+template <typename T>
+void direct_stripe_scores(int64_t rows, const float* q, int64_t d, const T* k, int64_t ld_k,
+                          int64_t cols, float* s) {
+  switch (rows) {
+    case 6: return direct_scores<6>(q, d, k, ld_k, cols, s);
+    case 5: return direct_scores<5>(q, d, k, ld_k, cols, s);
+    case 4: return direct_scores<4>(q, d, k, ld_k, cols, s);
+    case 3: return direct_scores<3>(q, d, k, ld_k, cols, s);
+    case 2: return direct_scores<2>(q, d, k, ld_k, cols, s);
+    default: return direct_scores<1>(q, d, k, ld_k, cols, s);
+  }
+}
+
+template <typename T>
+void direct_stripe_values(int64_t rows, const float* p, const T* v, int64_t ld_v, int64_t cols,
+                          int64_t dv, float* acc, int64_t ld_acc) {
+  switch (rows) {
+    case 6: return direct_values<6>(p, v, ld_v, cols, dv, acc, ld_acc);
+    case 5: return direct_values<5>(p, v, ld_v, cols, dv, acc, ld_acc);
+    case 4: return direct_values<4>(p, v, ld_v, cols, dv, acc, ld_acc);
+    case 3: return direct_values<3>(p, v, ld_v, cols, dv, acc, ld_acc);
+    case 2: return direct_values<2>(p, v, ld_v, cols, dv, acc, ld_acc);
+    default: return direct_values<1>(p, v, ld_v, cols, dv, acc, ld_acc);
+  }
+}
+
+// forward_block for a sequence of at most kDirectRows query rows, K and V read in place, for
+// `heads` query heads from `h0` that share one kv head. Their rows form one tile (head g's row
+// r is tile row g * seqlen_q + r), so that at Sq = 1 a stripe holds six heads' queries and each
+// key and value is converted and read once for all six.
+template <typename T>
+void forward_direct(const AttentionParams& p, const SeqLen& seq, int64_t b, int64_t h0,
+                    int64_t heads, ForwardScratch& ws) {
+  const int64_t d = p.head_dim;
+  const int64_t dv = p.head_dim_v;
+  const int64_t ld_acc = round_up(dv, kPanelWidth);
+  const int64_t sq = seq.seqlen_q;
+  const int64_t rows = heads * sq;
+  const VisibleKeys visible = visible_keys(p, seq);
+  const bool modded = score_mod(p, seq, b, h0).active();
+  const bool dropped = dropout_tile(p, b, h0).enabled;
+  const int64_t kv_head = h0 / (p.heads_q / p.heads_kv);
+  const T* k = static_cast<const T*>(p.k) + seq.k_offset(p.k_strides, kv_head, 0);
+  const T* v = static_cast<const T*>(p.v) + seq.k_offset(p.v_strides, kv_head, 0);
+
+  std::fill(ws.row_max, ws.row_max + rows, kNegInf);
+  std::fill(ws.row_sum, ws.row_sum + rows, 0.f);
+  const int64_t n_begin = visible.begin(0);
+  const int64_t n_end = visible.end(sq - 1);
+  if (n_begin < n_end) {
+    const T* q = static_cast<const T*>(p.q);
+    for (int64_t row = 0; row < rows; ++row) {
+      convert_row(q + seq.q_offset(p.q_strides, h0 + row / sq, row % sq), ws.q + row * d, d,
+                  p.scale);
+    }
+  }
+  for (int64_t j0 = n_begin; j0 < n_end; j0 += kBlockN) {
+    const int64_t j1 = std::min(j0 + kBlockN, n_end);
+    for (int64_t r0 = 0; r0 < rows; r0 += kMicroRows) {
+      const int64_t stripe_rows = std::min<int64_t>(kMicroRows, rows - r0);
+      // The stripe's query positions: consecutive, or all of them where it crosses heads.
+      const bool one_head = r0 / sq == (r0 + stripe_rows - 1) / sq;
+      const int64_t i_first = one_head ? r0 % sq : 0;
+      const int64_t i_last = one_head ? (r0 + stripe_rows - 1) % sq : sq - 1;
+      const int64_t k0 = std::max(j0, visible.begin(i_first));
+      const int64_t k1 = std::min(j1, visible.end(i_last));
+      if (k0 >= k1) {
+        continue;
+      }
+      const int64_t cols = k1 - k0;
+      direct_stripe_scores(stripe_rows, ws.q + r0 * d, d, k + k0 * p.k_strides.row,
+                           p.k_strides.row, cols, ws.s);
+      const bool all_visible = visible.all_visible(i_first, i_last + 1, k0, k1);
+      if (modded || !all_visible) {
+        for (int64_t r = 0; r < stripe_rows; ++r) {
+          const int64_t h = h0 + (r0 + r) / sq, i = (r0 + r) % sq;
+          if (modded) score_mod(p, seq, b, h).apply(ws.s + r * kBlockN, kBlockN, i, 1, k0, cols,
+                                                    nullptr);
+          if (!all_visible) visible.hide(ws.s + r * kBlockN, kBlockN, i, 1, k0, cols);
+        }
+      }
+      online_softmax(ws.s, stripe_rows, cols, ws.row_max + r0, ws.row_sum + r0,
+                     ws.acc + r0 * ld_acc, ld_acc, dv);
+      if (dropped) {
+        for (int64_t r = 0; r < stripe_rows; ++r) {
+          const int64_t h = h0 + (r0 + r) / sq, i = (r0 + r) % sq;
+          dropout_tile(p, b, h).drop_row(ws.s + r * kBlockN, i, k0, cols);
+        }
+      }
+      direct_stripe_values(stripe_rows, ws.s, v + k0 * p.v_strides.row, p.v_strides.row, cols,
+                           dv, ws.acc + r0 * ld_acc, ld_acc);
+    }
+  }
+  for (int64_t g = 0; g < heads; ++g) {
+    store_output<T>(p, seq, h0 + g, 0, sq, ws, g * sq, dropout_tile(p, b, h0 + g).keep_scale);
+  }
 }
 
 struct WorkItem {
@@ -229,6 +438,14 @@ struct WorkItem {
   int64_t head;
   int64_t m_block;
   int64_t cost;  // visible (query, key) pairs, for costliest-first ordering
+};
+
+// A decoding item: `heads` query heads from `head` (of one kv head), all rows of batch entry b.
+struct DirectItem {
+  int64_t batch;
+  int64_t head;
+  int64_t heads;
+  int64_t cost;
 };
 
 template <typename T>
@@ -239,6 +456,32 @@ void run_forward(const AttentionParams& p) {
   std::vector<SeqLen> seqs(p.batch);
   for (int64_t b = 0; b < p.batch; ++b) {
     seqs[b] = seq_len(p, b);
+  }
+
+  if (p.seqlen_q <= kDirectRows) {
+    // Items of up to kBlockM / seqlen_q query heads of one kv head.
+    const int64_t per_item = std::max<int64_t>(1, std::min(group, kBlockM / p.seqlen_q));
+    std::vector<DirectItem> items;
+    for (int64_t b = 0; b < p.batch; ++b) {
+      if (seqs[b].seqlen_q == 0) continue;
+      const VisibleKeys visible = visible_keys(p, seqs[b]);
+      const int64_t keys =
+          std::max<int64_t>(visible.end(seqs[b].seqlen_q - 1) - visible.begin(0), 0);
+      for (int64_t h = 0; h < p.heads_q;) {
+        const int64_t heads = std::min(per_item, (h / group + 1) * group - h);
+        items.push_back({b, h, heads, heads * seqs[b].seqlen_q * (keys + dv)});
+        h += heads;
+      }
+    }
+    std::stable_sort(items.begin(), items.end(),
+                     [](const DirectItem& x, const DirectItem& y) { return x.cost > y.cost; });
+    for_each_item(
+        static_cast<int64_t>(items.size()), [&] { return ForwardScratch(d, dv); },
+        [&](ForwardScratch& ws, int64_t index) {
+          const DirectItem& item = items[index];
+          forward_direct<T>(p, seqs[item.batch], item.batch, item.head, item.heads, ws);
+        });
+    return;
   }
 
   // Chunks of consecutive (batch, kv head) pairs whose packed K/V fit the budget (at least one).
