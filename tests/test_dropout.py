@@ -36,6 +36,23 @@ def test_dropout_matches_reference_with_kernel_mask(dtype, is_causal):
     check_against_reference(run, reference, (q, k, v))
 
 
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
+def test_dropout_decoding(dtype):
+    """A few query rows (the kernel that reads K and V in place, a kv head's query heads as one
+    tile) against the same keep-mask."""
+    p = 0.3
+    q = torch.randn(2, 8, 3, 40, dtype=dtype)
+    k, v = (torch.randn(2, 2, 300, 40, dtype=dtype) for _ in range(2))
+    keep = torch.ops.flash_ext.cpu_dropout_keep_mask(drawn_seed(11), 2, 8, 3, 300, p)
+
+    def run(q, k, v):
+        torch.manual_seed(11)
+        return flash_ext.attention(q, k, v, dropout_p=p, enable_gqa=True, return_lse=True)
+
+    reference = functools.partial(attention_ref, dropout_p=p, dropout_keep=keep)
+    check_against_reference(run, reference, (q, k, v))
+
+
 def test_dropout_varlen():
     p = 0.2
     cu = torch.tensor([0, 13, 13, 40], dtype=torch.int32)
