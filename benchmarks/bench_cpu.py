@@ -59,22 +59,28 @@ def torch_decode(q, k, v):
         return F.scaled_dot_product_attention(q, k, v, enable_gqa=True)
 
 
+def interleaved_medians(runs, repeats):
+    """Median seconds of each zero-argument run, after one warm-up call each, the runs taking
+    turns so that drift hits them alike."""
+    for run in runs:
+        run()
+    times = [[] for _ in runs]
+    for _ in range(repeats):
+        for run, record in zip(runs, times):
+            start = time.perf_counter()
+            run()
+            record.append(time.perf_counter() - start)
+    return tuple(statistics.median(t) for t in times)
+
+
 def measure_decode(shape, dtype, repeats):
     """Median seconds of (flash_ext, torch) for one decoding step, under no_grad."""
     b, hq, hkv, sk, d = shape
     q = torch.randn(b, hq, 1, d, dtype=dtype)
     k, v = (torch.randn(b, hkv, sk, d, dtype=dtype) for _ in range(2))
-    contenders = (ours_decode, torch_decode)
-    times = ([], [])
     with torch.no_grad():
-        for fn in contenders:
-            fn(q, k, v)
-        for _ in range(repeats):
-            for fn, record in zip(contenders, times):
-                start = time.perf_counter()
-                fn(q, k, v)
-                record.append(time.perf_counter() - start)
-    return tuple(statistics.median(t) for t in times)
+        return interleaved_medians([lambda fn=fn: fn(q, k, v) for fn in (ours_decode, torch_decode)],
+                                   repeats)
 
 
 def step(fn, q, k, v, causal, backward, grad_out):
@@ -90,16 +96,9 @@ def measure(shape, dtype, causal, backward, repeats):
     """Median seconds of (flash_ext, torch) on the same fresh random inputs."""
     q, k, v = (torch.randn(shape, dtype=dtype, requires_grad=backward) for _ in range(3))
     grad_out = torch.randn(shape, dtype=dtype)
-    contenders = (ours, torch_flash)
-    for fn in contenders:
-        step(fn, q, k, v, causal, backward, grad_out)
-    times = ([], [])
-    for _ in range(repeats):
-        for fn, record in zip(contenders, times):
-            start = time.perf_counter()
-            step(fn, q, k, v, causal, backward, grad_out)
-            record.append(time.perf_counter() - start)
-    return tuple(statistics.median(t) for t in times)
+    return interleaved_medians(
+        [lambda fn=fn: step(fn, q, k, v, causal, backward, grad_out) for fn in (ours, torch_flash)],
+        repeats)
 
 
 def cpu_name() -> str:

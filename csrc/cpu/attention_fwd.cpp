@@ -21,6 +21,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 namespace flash_ext::cpu {
@@ -241,50 +242,42 @@ inline float sum_lanes(const Vec& x) {
 template <int kRows>
 constexpr int kPhases = kRows <= 2 ? 4 : (kRows <= 4 ? 2 : 1);
 
-// s[r * kBlockN + c] = q_r . k_c for the kRows rows of q (fp32, row stride d) and the `cols` key
-// rows of k (row stride ld_k), converted to fp32 as they are read.
+// s[r * kBlockN + c + key] = q_r . k_(c + key) for the kRows rows of q (fp32, row stride d) and
+// the kKeys key rows from c of k (row stride ld_k), converted to fp32 as they are read.
+template <int kRows, int kKeys, typename T>
+void score_keys(const float* q, int64_t d, const T* k, int64_t ld_k, int64_t c, float* s) {
+  Vec acc[kRows * kKeys];
+#pragma GCC unroll 8
+  for (int a = 0; a < kRows * kKeys; ++a) acc[a] = Vec(0.f);
+  int64_t i = 0;
+  for (; i + kVecSize <= d; i += kVecSize) {
+#pragma GCC unroll 4
+    for (int key = 0; key < kKeys; ++key) {
+      const Vec kv = load_float(k + (c + key) * ld_k + i);
+#pragma GCC unroll 6
+      for (int r = 0; r < kRows; ++r) {
+        acc[key * kRows + r] = at::vec::fmadd(Vec::loadu(q + r * d + i), kv, acc[key * kRows + r]);
+      }
+    }
+  }
+  for (int key = 0; key < kKeys; ++key) {
+    const T* k_row = k + (c + key) * ld_k;
+    for (int r = 0; r < kRows; ++r) {
+      float sum = sum_lanes(acc[key * kRows + r]);
+      for (int64_t t = i; t < d; ++t) sum += q[r * d + t] * static_cast<float>(k_row[t]);
+      s[r * kBlockN + c + key] = sum;
+    }
+  }
+}
+
+// The scores of the `cols` keys of k against the kRows rows of q, kPhases keys at a time.
 template <int kRows, typename T>
 void direct_scores(const float* q, int64_t d, const T* k, int64_t ld_k, int64_t cols, float* s) {
   static_assert(kRows >= 1 && kRows <= kMicroRows);
   constexpr int kKeys = kPhases<kRows>;
   int64_t c = 0;
-  for (; c + kKeys <= cols; c += kKeys) {
-    Vec acc[kRows * kKeys];
-#pragma GCC unroll 8
-    for (int a = 0; a < kRows * kKeys; ++a) acc[a] = Vec(0.f);
-    int64_t i = 0;
-    for (; i + kVecSize <= d; i += kVecSize) {
-#pragma GCC unroll 4
-      for (int key = 0; key < kKeys; ++key) {
-        const Vec kv = load_float(k + (c + key) * ld_k + i);
-#pragma GCC unroll 6
-        for (int r = 0; r < kRows; ++r) {
-          acc[key * kRows + r] = at::vec::fmadd(Vec::loadu(q + r * d + i), kv, acc[key * kRows + r]);
-        }
-      }
-    }
-    for (int key = 0; key < kKeys; ++key) {
-      const T* k_row = k + (c + key) * ld_k;
-      for (int r = 0; r < kRows; ++r) {
-        float sum = sum_lanes(acc[key * kRows + r]);
-        for (int64_t t = i; t < d; ++t) sum += q[r * d + t] * static_cast<float>(k_row[t]);
-        s[r * kBlockN + c + key] = sum;
-      }
-    }
-  }
-  for (; c < cols; ++c) {
-    const T* k_row = k + c * ld_k;
-    for (int r = 0; r < kRows; ++r) {
-      Vec acc(0.f);
-      int64_t i = 0;
-      for (; i + kVecSize <= d; i += kVecSize) {
-        acc = at::vec::fmadd(Vec::loadu(q + r * d + i), load_float(k_row + i), acc);
-      }
-      float sum = sum_lanes(acc);
-      for (; i < d; ++i) sum += q[r * d + i] * static_cast<float>(k_row[i]);
-      s[r * kBlockN + c] = sum;
-    }
-  }
+  for (; c + kKeys <= cols; c += kKeys) score_keys<kRows, kKeys>(q, d, k, ld_k, c, s);
+  for (; c < cols; ++c) score_keys<kRows, 1>(q, d, k, ld_k, c, s);
 }
 
 // acc_r += sum_c p[r * kBlockN + c] v_c over the `cols` value rows of v (row stride ld_v), for
@@ -334,30 +327,16 @@ void direct_values(const float* p, const T* v, int64_t ld_v, int64_t cols, int64
   }
 }
 
-// One stripe of `rows` (<= kMicroRows) rows: its scores, then its values.
-template <typename T>
-void direct_stripe_scores(int64_t rows, const float* q, int64_t d, const T* k, int64_t ld_k,
-                          int64_t cols, float* s) {
+// fn(std::integral_constant<int, rows>{}) for a stripe of 1..kMicroRows rows.
+template <typename Fn>
+void with_stripe_rows(int64_t rows, Fn&& fn) {
   switch (rows) {
-    case 6: return direct_scores<6>(q, d, k, ld_k, cols, s);
-    case 5: return direct_scores<5>(q, d, k, ld_k, cols, s);
-    case 4: return direct_scores<4>(q, d, k, ld_k, cols, s);
-    case 3: return direct_scores<3>(q, d, k, ld_k, cols, s);
-    case 2: return direct_scores<2>(q, d, k, ld_k, cols, s);
-    default: return direct_scores<1>(q, d, k, ld_k, cols, s);
-  }
-}
-
-template <typename T>
-void direct_stripe_values(int64_t rows, const float* p, const T* v, int64_t ld_v, int64_t cols,
-                          int64_t dv, float* acc, int64_t ld_acc) {
-  switch (rows) {
-    case 6: return direct_values<6>(p, v, ld_v, cols, dv, acc, ld_acc);
-    case 5: return direct_values<5>(p, v, ld_v, cols, dv, acc, ld_acc);
-    case 4: return direct_values<4>(p, v, ld_v, cols, dv, acc, ld_acc);
-    case 3: return direct_values<3>(p, v, ld_v, cols, dv, acc, ld_acc);
-    case 2: return direct_values<2>(p, v, ld_v, cols, dv, acc, ld_acc);
-    default: return direct_values<1>(p, v, ld_v, cols, dv, acc, ld_acc);
+    case 6: return fn(std::integral_constant<int, 6>{});
+    case 5: return fn(std::integral_constant<int, 5>{});
+    case 4: return fn(std::integral_constant<int, 4>{});
+    case 3: return fn(std::integral_constant<int, 3>{});
+    case 2: return fn(std::integral_constant<int, 2>{});
+    default: return fn(std::integral_constant<int, 1>{});
   }
 }
 
@@ -405,8 +384,10 @@ void forward_direct(const AttentionParams& p, const SeqLen& seq, int64_t b, int6
         continue;
       }
       const int64_t cols = k1 - k0;
-      direct_stripe_scores(stripe_rows, ws.q + r0 * d, d, k + k0 * p.k_strides.row,
-                           p.k_strides.row, cols, ws.s);
+      with_stripe_rows(stripe_rows, [&](auto n) {
+        direct_scores<n()>(ws.q + r0 * d, d, k + k0 * p.k_strides.row, p.k_strides.row, cols,
+                           ws.s);
+      });
       const bool all_visible = visible.all_visible(i_first, i_last + 1, k0, k1);
       if (modded || !all_visible) {
         for (int64_t r = 0; r < stripe_rows; ++r) {
@@ -424,8 +405,10 @@ void forward_direct(const AttentionParams& p, const SeqLen& seq, int64_t b, int6
           dropout_tile(p, b, h).drop_row(ws.s + r * kBlockN, i, k0, cols);
         }
       }
-      direct_stripe_values(stripe_rows, ws.s, v + k0 * p.v_strides.row, p.v_strides.row, cols,
-                           dv, ws.acc + r0 * ld_acc, ld_acc);
+      with_stripe_rows(stripe_rows, [&](auto n) {
+        direct_values<n()>(ws.s, v + k0 * p.v_strides.row, p.v_strides.row, cols, dv,
+                           ws.acc + r0 * ld_acc, ld_acc);
+      });
     }
   }
   for (int64_t g = 0; g < heads; ++g) {
