@@ -6,17 +6,23 @@
 #   scripts/ab_bench.sh prepare REV
 #       here: writes ab_base.tar.gz, REV's tree without third_party (git-ignored: pass it to the
 #       device tool's `carry`).
-#   scripts/ab_bench.sh run BENCH [ARGS...]
+#   scripts/ab_bench.sh build
 #       on the GPU machine: builds REV's tree (in /tmp/ab_base) and the working tree in place,
 #       side by side, with setup.py's knobs (FLASH_EXT_HDIMS, FLASH_EXT_DTYPES,
-#       FLASH_EXT_CUDA_ARCHS; MAX_JOBS each, default 8), then runs `python3 BENCH ARGS` with each
-#       build AB_RUNS times (default 2), alternating; an argument `{out}` becomes the run's own
-#       folder, ${OUT:-gpu_out}/ab/{base,new}<i>/, where its log goes too. The markdown tables
-#       of each run's output are printed as it ends.
+#       FLASH_EXT_CUDA_ARCHS; MAX_JOBS each, default 8).
+#   scripts/ab_bench.sh bench BENCH [ARGS...]
+#       runs `python3 BENCH ARGS` with each build AB_RUNS times (default 2), alternating; an
+#       argument `{out}` becomes the run's own folder, ${OUT:-gpu_out}/ab/{base,new}<i>/, where
+#       its log goes too. The markdown tables of each run's output are printed as it ends. Tests
+#       or other work can run on the new build between `build` and `bench`.
+#   scripts/ab_bench.sh run BENCH [ARGS...]
+#       build, then bench.
 # Example: scripts/ab_bench.sh run benchmarks/bench_attention.py --direction fwd --shapes '^D=64' --out {out}
 set -uo pipefail
 cd "$(dirname "$0")/.."
 archive=ab_base.tar.gz
+out="${OUT:-gpu_out}/ab"
+base=/tmp/ab_base
 
 case "${1:-}" in
   prepare)
@@ -24,15 +30,12 @@ case "${1:-}" in
     git archive --format=tar.gz -o "$archive" "$rev" -- . ':(exclude)third_party' || exit 1
     echo "ab_bench: $archive holds $(git rev-parse --short "$rev"); carry it to the GPU machine"
     ;;
-  run)
-    shift
-    [ $# -gt 0 ] || { echo "usage: scripts/ab_bench.sh run BENCH [ARGS...]" >&2; exit 2; }
+  build)
     [ -f "$archive" ] || { echo "ab_bench: no $archive; run 'scripts/ab_bench.sh prepare REV' first" >&2; exit 2; }
-    out="${OUT:-gpu_out}/ab"
-    base=/tmp/ab_base
-    rm -rf "$base" && mkdir -p "$base" "$out" && tar -xzf "$archive" -C "$base" || exit 1
+    mkdir -p "$out"
+    rm -rf "$base" && mkdir -p "$base" && tar -xzf "$archive" -C "$base" || exit 1
     ln -s "$PWD/third_party" "$base/third_party"
-    export MAX_JOBS="${MAX_JOBS:-8}" PYTHONUNBUFFERED=1
+    export MAX_JOBS="${MAX_JOBS:-8}"
     start=$(date +%s)
     (cd "$base" && python3 setup.py build_ext --inplace >"$out/build_base.log" 2>&1) &
     base_pid=$!
@@ -45,6 +48,12 @@ case "${1:-}" in
       tail -n 20 "$out/build_base.log" "$out/build_new.log"
       exit 1
     fi
+    ;;
+  bench)
+    shift
+    [ $# -gt 0 ] || { echo "usage: scripts/ab_bench.sh bench BENCH [ARGS...]" >&2; exit 2; }
+    [ -d "$base" ] || { echo "ab_bench: no $base; run 'scripts/ab_bench.sh build' first" >&2; exit 2; }
+    export PYTHONUNBUFFERED=1
     status=0
     script_dir=$(cd "$(dirname "$1")" && pwd)
     for i in $(seq 1 "${AB_RUNS:-2}"); do
@@ -71,8 +80,12 @@ case "${1:-}" in
     done
     exit $status
     ;;
+  run)
+    shift
+    bash "$0" build && bash "$0" bench "$@"
+    ;;
   *)
-    echo "usage: scripts/ab_bench.sh prepare REV | run BENCH [ARGS...]" >&2
+    echo "usage: scripts/ab_bench.sh prepare REV | build | bench BENCH [ARGS...] | run BENCH [ARGS...]" >&2
     exit 2
     ;;
 esac

@@ -1,10 +1,13 @@
 """The FlashAttention test rule (DESIGN.md): a backend's output and gradients must satisfy
 |x - ref64| <= 2 * |ref_lowp - ref64| + eps (elementwise max), where ref64 is reference.py in
-float64 and ref_lowp the reference run in the input dtype."""
+float64 and ref_lowp the reference run in the input dtype. Also: the environment in which a
+benchmark script run by a test imports the same flash_ext."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
+from pathlib import Path
 
 import torch
 
@@ -64,3 +67,13 @@ def check_against_reference(run, reference, inputs, grad: bool = True, lse: bool
     for name, a, b, c in zip(names, grads, grads64, grads_lowp):
         assert_rule(f"d{name}", a, b, c)
     return grads
+
+
+def script_env() -> dict[str, str]:
+    """The environment for a benchmark script run in a subprocess: it imports the flash_ext under
+    test also where that is importable only from the current folder (an in-place build), since
+    a script's own folder comes first on its path."""
+    import flash_ext
+
+    paths = [str(Path(flash_ext.__file__).resolve().parent.parent), os.environ.get("PYTHONPATH")]
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in paths if p)}

@@ -17,7 +17,7 @@ import pytest
 import torch
 import torch.distributed as dist
 import torch.multiprocessing as mp
-from attention_check import EPS, assert_rule
+from attention_check import EPS, assert_rule, script_env
 
 import flash_ext
 from flash_ext.distributed import ring_attention, ring_attention_varlen, shard, unshard
@@ -346,6 +346,6 @@ def test_bench_context_parallel_runs():
     result = subprocess.run(
         [sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc-per-node", "2",
          str(script), "--device", "cpu", "--seqlens", "128", "--heads", "1", "--iters", "1"],
-        capture_output=True, text=True, timeout=300)
+        capture_output=True, text=True, timeout=300, env=script_env())
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     assert "| 128 | yes | fwd+bwd |" in result.stdout, result.stdout[-3000:]
