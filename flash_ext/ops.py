@@ -64,14 +64,23 @@ def _grads_like(q: Tensor, k: Tensor, v: Tensor) -> tuple[Tensor, Tensor, Tensor
     return _like_rows(q), _like_rows(k), _like_rows(v)
 
 
+def _sinks_grad_like(q: Tensor, sinks: Tensor | None) -> Tensor:
+    """The backward ops' grad_sinks: (Hq,) float32 with sinks, else an empty (0,)."""
+    return q.new_empty(sinks.shape if sinks is not None else (0,), dtype=torch.float32)
+
+
 @torch.library.register_fake("flash_ext::attention_bwd")
-def _attention_bwd_fake(grad_out, q, k, v, out, lse, *args):
-    return _grads_like(q, k, v)
+def _attention_bwd_fake(grad_out, q, k, v, out, lse, *args, sinks=None):
+    if len(args) > 10:  # sinks given positionally
+        sinks = args[10]
+    return (*_grads_like(q, k, v), _sinks_grad_like(q, sinks))
 
 
 @torch.library.register_fake("flash_ext::attention_varlen_bwd")
-def _attention_varlen_bwd_fake(grad_out, q, k, v, out, lse, *args):
-    return _grads_like(q, k, v)
+def _attention_varlen_bwd_fake(grad_out, q, k, v, out, lse, *args, sinks=None):
+    if len(args) > 13:
+        sinks = args[13]
+    return (*_grads_like(q, k, v), _sinks_grad_like(q, sinks))
 
 
 @torch.library.register_fake("flash_ext::mem_eff_fwd")

@@ -44,7 +44,7 @@ def test_opcheck_dense(dtype, dropout, sinks):
     args = dense_args(dtype, dropout=dropout, sinks=sinks)
     torch.library.opcheck(ops.attention_fwd, args)
     out, lse = ops.attention_fwd(*args)
-    bwd_args = (torch.randn_like(out), *args[:3], out.detach(), lse, *args[3:13])
+    bwd_args = (torch.randn_like(out), *args[:3], out.detach(), lse, *args[3:])  # sinks last
     torch.library.opcheck(ops.attention_bwd, tuple(
         t.detach() if isinstance(t, torch.Tensor) else t for t in bwd_args))
 
@@ -54,7 +54,7 @@ def test_opcheck_varlen(dropout, sinks):
     args = varlen_args(dropout, sinks)
     torch.library.opcheck(ops.attention_varlen_fwd, args)
     out, lse = ops.attention_varlen_fwd(*args)
-    bwd_args = (torch.randn_like(out), *args[:3], out.detach(), lse, *args[3:16])
+    bwd_args = (torch.randn_like(out), *args[:3], out.detach(), lse, *args[3:])
     torch.library.opcheck(ops.attention_varlen_bwd, tuple(
         t.detach() if isinstance(t, torch.Tensor) else t for t in bwd_args))
 
@@ -201,10 +201,10 @@ def _mem_eff_bwd_cpu(grad_out, q, k, v, out, lse, attn_bias, bias_requires_grad,
                      bottom_right, softcap, deterministic):
     options = (slopes, seed, dropout_p, scale, left, right, bottom_right, softcap, deterministic)
     if cu_q is None:
-        dq, dk, dv = ops.attention_bwd(grad_out, q, k, v, out, lse, attn_bias, *options)
+        dq, dk, dv, _ = ops.attention_bwd(grad_out, q, k, v, out, lse, attn_bias, *options)
     else:
-        dq, dk, dv = ops.attention_varlen_bwd(grad_out, q, k, v, out, lse, cu_q, cu_k,
-                                              max_seqlen_q, max_seqlen_k, *options)
+        dq, dk, dv, _ = ops.attention_varlen_bwd(grad_out, q, k, v, out, lse, cu_q, cu_k,
+                                                 max_seqlen_q, max_seqlen_k, *options)
     if not bias_requires_grad:
         return dq, dk, dv, q.new_empty((0,))
     assert dropout_p == 0, "the stand-in's bias gradient has no dropout"

@@ -318,6 +318,38 @@ def test_rows_with_no_visible_key(target):
     assert (grads[0][:, :, hidden] == 0).all()
 
 
+def test_infinite_sinks(target):
+    """A sink of -inf (no sink: rows without keys keep lse = -inf) or +inf (every row's weight:
+    out 0, lse +inf) gives finite gradients and a zero gradient for that sink, and leaves the
+    other heads as they are with finite sinks there."""
+    dtype = target_dtype(target)
+    require(target, dtype, 32)
+    q, k, v = leaves(*qkv(target.device, 2, 4, 4, 24, 16, 32, dtype))
+    finite = random_sinks(4, torch.float32, target.device)
+    edge = finite.clone()
+    edge[1], edge[2] = -float("inf"), float("inf")
+    dout = torch.randn(2, 24, 4, 32, device=target.device, dtype=dtype)
+    results = []
+    for values in (finite, edge):
+        sinks = leaves(values)[0]
+        out, lse, _ = flash_ext.flash_attn_func(*(t.transpose(1, 2) for t in (q, k, v)),
+                                                causal=True, return_attn_probs=True,
+                                                learnable_sink=sinks)
+        results.append((out, lse, *torch.autograd.grad(out, (q, k, v, sinks), dout)))
+    (out0, lse0, *grads0), (out, lse, *grads) = results
+    assert all(torch.isfinite(t).all() for t in (out, *grads))
+    assert grads[3][1] == 0 and grads[3][2] == 0
+    assert (out[:, :, 2] == 0).all() and (lse[:, 2] == float("inf")).all()
+    assert (lse[:, 1, :8] == -float("inf")).all()  # rows 0..7 see no key (bottom-right)
+    assert (grads[0][:, 2] == 0).all()  # the +inf sink takes every row's weight
+    kept = [0, 3]  # heads with the same finite sink in both calls (MHA: nothing shared)
+    torch.testing.assert_close(out[:, :, kept], out0[:, :, kept], rtol=0, atol=0)
+    torch.testing.assert_close(lse[:, kept], lse0[:, kept], rtol=0, atol=0)
+    torch.testing.assert_close(grads[3][kept], grads0[3][kept], rtol=0, atol=0)
+    for g, g0 in zip(grads[:3], grads0[:3]):  # (B, H, S, D); flash's dq adds by atomics
+        torch.testing.assert_close(g[:, kept], g0[:, kept], rtol=1e-5, atol=1e-5)
+
+
 def drawn_seed(seed: int, device: str) -> torch.Tensor:
     """The (seed, offset) that flash_ext draws on `device` right after torch.manual_seed(seed)."""
     torch.manual_seed(seed)

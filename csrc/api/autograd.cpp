@@ -118,23 +118,22 @@ std::tuple<Tensor, Tensor> with_sinks(std::tuple<Tensor, Tensor> result, const O
   return result;
 }
 
-// The sinks' gradient, -sum over each head's rows of exp(sink - lse') * rowsum(dO * out') (with
-// grad_out and out in the op's layout), or undefined where they need none. `saved`: a node's
-// saved tensors, lse at 4, its tensor inputs in argument order, the sinks last.
-Tensor sinks_grad(AutogradContext* ctx, const variable_list& saved, const Tensor& grad_out,
-                  const Tensor& out) {
+// The sinks, where the node's inputs include them and their gradient is needed (the backward
+// ops compute it only then). `saved`: a node's saved tensors, its tensor inputs in argument
+// order and out, lse among them, the sinks last.
+OptTensor sinks_needing_grad(AutogradContext* ctx, const variable_list& saved) {
   const Tensor& sinks = saved.back();
-  if (!sinks.defined()) return {};
+  if (!sinks.defined()) return std::nullopt;
   // The node has one edge per tensor input given, in order; out and lse are outputs.
   const auto given = std::count_if(saved.begin(), saved.end() - 1,
                                    [](const Tensor& t) { return t.defined(); });
-  if (!ctx->needs_input_grad(given - 2)) return {};
-  const bool varlen = out.dim() == 3;
-  const Tensor row_dot = at::mul(grad_out.to(at::kFloat), out).sum(-1);  // (B, H, S) or (T, H)
-  const Tensor per_row = at::exp(sinks.to(at::kFloat).unsqueeze(-1) - saved[4])
-                             .mul_(varlen ? row_dot.t() : row_dot);
-  const Tensor per_head = varlen ? per_row.sum(1) : per_row.sum(2).sum(0);
-  return per_head.neg_().to(sinks.scalar_type());
+  if (!ctx->needs_input_grad(given - 2)) return std::nullopt;
+  return sinks;
+}
+
+// A backward's float32 grad_sinks in the sinks' dtype; undefined where none was asked for.
+Tensor sinks_grad_as_input(const Tensor& grad_sinks, const OptTensor& sinks) {
+  return sinks.has_value() ? grad_sinks.to(sinks->scalar_type()) : Tensor();
 }
 
 struct DenseAttention : torch::autograd::Function<DenseAttention> {
@@ -166,14 +165,15 @@ struct DenseAttention : torch::autograd::Function<DenseAttention> {
     if (!grads[0].defined()) return variable_list(15);
     at::AutoDispatchBelowADInplaceOrView below;
     const Tensor grad_out = heads_second(grads[0], seq_first), out = heads_second(s[3], seq_first);
-    auto [dq, dk, dv] = op::attention_bwd().call(
+    const OptTensor sinks = sinks_needing_grad(ctx, s);
+    auto [dq, dk, dv, dsinks] = op::attention_bwd().call(
         grad_out, heads_second(s[0], seq_first), heads_second(s[1], seq_first),
         heads_second(s[2], seq_first), out, s[4], optional(s[5]), optional(s[6]),
         optional(s[7]), o.dropout_p, o.scale, o.window_left, o.window_right, o.bottom_right,
-        o.softcap, o.deterministic);
+        o.softcap, o.deterministic, sinks);
     return input_grads(
         15, {heads_second(dq, seq_first), heads_second(dk, seq_first), heads_second(dv, seq_first)},
-        sinks_grad(ctx, s, grad_out, out), {grads[0], s[0], s[1], s[2], s[3], s[8]});
+        sinks_grad_as_input(dsinks, sinks), {grads[0], s[0], s[1], s[2], s[3], s[8]});
   }
 };
 
@@ -203,11 +203,12 @@ struct VarlenAttention : torch::autograd::Function<VarlenAttention> {
     if (!grads[0].defined()) return variable_list(17);
     const Options o(ctx);
     at::AutoDispatchBelowADInplaceOrView below;
-    auto [dq, dk, dv] = op::attention_varlen_bwd().call(
+    const OptTensor sinks = sinks_needing_grad(ctx, s);
+    auto [dq, dk, dv, dsinks] = op::attention_varlen_bwd().call(
         grads[0], s[0], s[1], s[2], s[3], s[4], s[5], s[6], o.max_seqlen_q, o.max_seqlen_k,
         optional(s[7]), optional(s[8]), o.dropout_p, o.scale, o.window_left, o.window_right,
-        o.bottom_right, o.softcap, o.deterministic);
-    return input_grads(17, {dq, dk, dv}, sinks_grad(ctx, s, grads[0], s[3]),
+        o.bottom_right, o.softcap, o.deterministic, sinks);
+    return input_grads(17, {dq, dk, dv}, sinks_grad_as_input(dsinks, sinks),
                        {grads[0], s[0], s[1], s[2], s[3], s[9]});
   }
 };
@@ -251,7 +252,11 @@ struct MemEffAttention : torch::autograd::Function<MemEffAttention> {
     variable_list grads_out = {dq, dk, dv};
     // The kernels give the bias gradient of every (b, h, i, j); a broadcast bias sums it.
     if (bias_requires_grad) grads_out.push_back(dbias.sum_to_size_symint(s[5].sym_sizes()));
-    return input_grads(18, std::move(grads_out), sinks_grad(ctx, s, grads[0], s[3]),
+    // mem_eff_bwd keeps its rowsum(dO * out): the sinks' gradient recomputes it.
+    const OptTensor sinks = sinks_needing_grad(ctx, s);
+    const Tensor dsinks =
+        sinks.has_value() ? sinks_grad(sinks, s[4], row_dot(grads[0], s[3])) : Tensor();
+    return input_grads(18, std::move(grads_out), sinks_grad_as_input(dsinks, sinks),
                        {grads[0], s[0], s[1], s[2], s[3], s[5], s[10]});
   }
 };

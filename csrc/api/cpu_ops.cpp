@@ -13,6 +13,7 @@ namespace {
 
 using at::Tensor;
 using OptTensor = std::optional<Tensor>;
+using Quad = std::tuple<Tensor, Tensor, Tensor, Tensor>;
 
 // Strides of (batch, head, row) for (B, H, S, D) dense or (T, H, D) packed varlen tensors.
 cpu::RowStrides row_strides(const Tensor& t) {
@@ -135,13 +136,12 @@ std::tuple<Tensor, Tensor> forward(const Tensor& q_in, const Tensor& k_in, const
   return {out, lse};
 }
 
-std::tuple<Tensor, Tensor, Tensor> backward(const Tensor& grad_out_in, const Tensor& q_in,
-                                            const Tensor& k_in, const Tensor& v_in,
-                                            const Tensor& out_in, const Tensor& lse,
-                                            const OptTensor& attn_mask, const AttentionOptions& o,
-                                            bool bottom_right, const Tensor* cu_q,
-                                            const Tensor* cu_k, int64_t max_seqlen_q,
-                                            int64_t max_seqlen_k) {
+// The sinks' gradient from rowsum(dO * out) recomputed here (the kernel keeps its own).
+Quad backward(const Tensor& grad_out_in, const Tensor& q_in, const Tensor& k_in,
+              const Tensor& v_in, const Tensor& out_in, const Tensor& lse,
+              const OptTensor& attn_mask, const AttentionOptions& o, bool bottom_right,
+              const Tensor* cu_q, const Tensor* cu_k, int64_t max_seqlen_q, int64_t max_seqlen_k,
+              const OptTensor& sinks) {
   const bool varlen = cu_q != nullptr;
   check_qkv(q_in, k_in, v_in, varlen);
   const int64_t batch = varlen ? cu_q->numel() - 1 : q_in.size(0);
@@ -153,11 +153,14 @@ std::tuple<Tensor, Tensor, Tensor> backward(const Tensor& grad_out_in, const Ten
   }
   check_backward_inputs(grad_out_in, out_in, lse, q_in, v_in, lse_shape(q_in, varlen));
   check_options(o, q_in, batch);
+  if (sinks.has_value()) check_sinks(*sinks, q_in, q_in.sym_size(1), "sinks", "q");
+  const Tensor grad_sinks =
+      sinks_grad(sinks, lse, sinks.has_value() ? row_dot(grad_out_in, out_in) : Tensor());
   const Tensor q = last_dim_contiguous(q_in), k = last_dim_contiguous(k_in),
                v = last_dim_contiguous(v_in), out = last_dim_contiguous(out_in),
                grad_out = last_dim_contiguous(grad_out_in);
   auto [grad_q, grad_k, grad_v] = empty_grads(q_in, k_in, v_in);
-  if (backward_without_kernel(grad_q, grad_k, grad_v)) return {grad_q, grad_k, grad_v};
+  if (backward_without_kernel(grad_q, grad_k, grad_v)) return {grad_q, grad_k, grad_v, grad_sinks};
   const Tensor cu_q_c = varlen ? cu_q->contiguous() : Tensor();
   const Tensor cu_k_c = varlen ? cu_k->contiguous() : Tensor();
   Call call = describe(q, k, v, out, lse, attn_mask, o, bottom_right, varlen ? &cu_q_c : nullptr,
@@ -173,7 +176,7 @@ std::tuple<Tensor, Tensor, Tensor> backward(const Tensor& grad_out_in, const Ten
   g.grad_v_strides = row_strides(grad_v);
   poison({grad_q, grad_k, grad_v});
   cpu::attention_backward(call.params, g);
-  return {grad_q, grad_k, grad_v};
+  return {grad_q, grad_k, grad_v, grad_sinks};
 }
 
 std::tuple<Tensor, Tensor> attention_fwd(const Tensor& q, const Tensor& k, const Tensor& v,
@@ -187,14 +190,15 @@ std::tuple<Tensor, Tensor> attention_fwd(const Tensor& q, const Tensor& k, const
   return forward(q, k, v, attn_mask, o, bottom_right, nullptr, nullptr, 0, 0, sinks);
 }
 
-std::tuple<Tensor, Tensor, Tensor> attention_bwd(
-    const Tensor& grad_out, const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& out,
-    const Tensor& lse, const OptTensor& attn_mask, const OptTensor& alibi_slopes,
-    const OptTensor& dropout_seed, double dropout_p, double scale, int64_t window_left,
-    int64_t window_right, bool bottom_right, double softcap, bool /*deterministic*/) {
+Quad attention_bwd(const Tensor& grad_out, const Tensor& q, const Tensor& k, const Tensor& v,
+                   const Tensor& out, const Tensor& lse, const OptTensor& attn_mask,
+                   const OptTensor& alibi_slopes, const OptTensor& dropout_seed, double dropout_p,
+                   double scale, int64_t window_left, int64_t window_right, bool bottom_right,
+                   double softcap, bool /*deterministic*/, const OptTensor& sinks) {
   const AttentionOptions o{alibi_slopes, dropout_seed, dropout_p, scale,
                            window_left,  window_right, softcap};
-  return backward(grad_out, q, k, v, out, lse, attn_mask, o, bottom_right, nullptr, nullptr, 0, 0);
+  return backward(grad_out, q, k, v, out, lse, attn_mask, o, bottom_right, nullptr, nullptr, 0, 0,
+                  sinks);
 }
 
 std::tuple<Tensor, Tensor> attention_varlen_fwd(
@@ -209,16 +213,18 @@ std::tuple<Tensor, Tensor> attention_varlen_fwd(
                  max_seqlen_q, max_seqlen_k, sinks);
 }
 
-std::tuple<Tensor, Tensor, Tensor> attention_varlen_bwd(
-    const Tensor& grad_out, const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& out,
-    const Tensor& lse, const Tensor& cu_seqlens_q, const Tensor& cu_seqlens_k,
-    int64_t max_seqlen_q, int64_t max_seqlen_k, const OptTensor& alibi_slopes,
-    const OptTensor& dropout_seed, double dropout_p, double scale, int64_t window_left,
-    int64_t window_right, bool bottom_right, double softcap, bool /*deterministic*/) {
+Quad attention_varlen_bwd(const Tensor& grad_out, const Tensor& q, const Tensor& k,
+                          const Tensor& v, const Tensor& out, const Tensor& lse,
+                          const Tensor& cu_seqlens_q, const Tensor& cu_seqlens_k,
+                          int64_t max_seqlen_q, int64_t max_seqlen_k,
+                          const OptTensor& alibi_slopes, const OptTensor& dropout_seed,
+                          double dropout_p, double scale, int64_t window_left,
+                          int64_t window_right, bool bottom_right, double softcap,
+                          bool /*deterministic*/, const OptTensor& sinks) {
   const AttentionOptions o{alibi_slopes, dropout_seed, dropout_p, scale,
                            window_left,  window_right, softcap};
   return backward(grad_out, q, k, v, out, lse, std::nullopt, o, bottom_right, &cu_seqlens_q,
-                  &cu_seqlens_k, max_seqlen_q, max_seqlen_k);
+                  &cu_seqlens_k, max_seqlen_q, max_seqlen_k, sinks);
 }
 
 Tensor cpu_dropout_keep_mask(const Tensor& dropout_seed, int64_t batch, int64_t heads,

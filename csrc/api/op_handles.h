@@ -14,7 +14,7 @@ namespace flash_ext::op {
 using at::Tensor;
 using OptTensor = std::optional<Tensor>;
 using Pair = std::tuple<Tensor, Tensor>;
-using Triple = std::tuple<Tensor, Tensor, Tensor>;
+using Quad = std::tuple<Tensor, Tensor, Tensor, Tensor>;
 
 #define FLASH_EXT_OP_HANDLE(NAME, ...)                                                        \
   inline const c10::TypedOperatorHandle<__VA_ARGS__>& NAME() {                               \
@@ -28,25 +28,25 @@ FLASH_EXT_OP_HANDLE(attention_fwd,
                          const OptTensor&, const OptTensor&, double, double, int64_t, int64_t,
                          bool, double, bool, const OptTensor&))
 FLASH_EXT_OP_HANDLE(attention_bwd,
-                    Triple(const Tensor&, const Tensor&, const Tensor&, const Tensor&,
-                           const Tensor&, const Tensor&, const OptTensor&, const OptTensor&,
-                           const OptTensor&, double, double, int64_t, int64_t, bool, double, bool))
+                    Quad(const Tensor&, const Tensor&, const Tensor&, const Tensor&, const Tensor&,
+                         const Tensor&, const OptTensor&, const OptTensor&, const OptTensor&,
+                         double, double, int64_t, int64_t, bool, double, bool, const OptTensor&))
 FLASH_EXT_OP_HANDLE(attention_varlen_fwd,
                     Pair(const Tensor&, const Tensor&, const Tensor&, const Tensor&,
                          const Tensor&, int64_t, int64_t, const OptTensor&, const OptTensor&,
                          double, double, int64_t, int64_t, bool, double, bool, const OptTensor&))
 FLASH_EXT_OP_HANDLE(attention_varlen_bwd,
-                    Triple(const Tensor&, const Tensor&, const Tensor&, const Tensor&,
-                           const Tensor&, const Tensor&, const Tensor&, const Tensor&, int64_t,
-                           int64_t, const OptTensor&, const OptTensor&, double, double, int64_t,
-                           int64_t, bool, double, bool))
+                    Quad(const Tensor&, const Tensor&, const Tensor&, const Tensor&, const Tensor&,
+                         const Tensor&, const Tensor&, const Tensor&, int64_t, int64_t,
+                         const OptTensor&, const OptTensor&, double, double, int64_t, int64_t,
+                         bool, double, bool, const OptTensor&))
 FLASH_EXT_OP_HANDLE(mem_eff_fwd,
                     Pair(const Tensor&, const Tensor&, const Tensor&, const OptTensor&,
                          const OptTensor&, const OptTensor&, int64_t, int64_t, const OptTensor&,
                          const OptTensor&, double, double, int64_t, int64_t, bool, double,
                          bool))
 FLASH_EXT_OP_HANDLE(mem_eff_bwd,
-                    std::tuple<Tensor, Tensor, Tensor, Tensor>(
+                    Quad(
                         const Tensor&, const Tensor&, const Tensor&, const Tensor&,
                         const Tensor&, const Tensor&, const OptTensor&, bool, const OptTensor&,
                         const OptTensor&, int64_t, int64_t, const OptTensor&, const OptTensor&,

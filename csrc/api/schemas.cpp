@@ -24,7 +24,9 @@ TORCH_LIBRARY(flash_ext, m) {
   // diagonal to the last key (offset Sk - Sq) instead of the first. `deterministic` is for the
   // backward that autograd runs: bitwise-reproducible gradients. sinks (Hq,), float32 or q's
   // dtype: a logit per query head that joins every row's softmax, its probability dropped;
-  // out and lse include it (the backward takes them as they are).
+  // out and lse include it (the backward takes them as they are). The backward returns the
+  // sinks' gradient (Hq,) fp32 when given the sinks, from its own rowsum(dO * out) (no pass of
+  // its own over dO and out on CUDA), else an empty (0,).
   m.def(
       "attention_fwd(Tensor q, Tensor k, Tensor v, Tensor? attn_mask, Tensor? alibi_slopes, "
       "Tensor? dropout_seed, float dropout_p, float scale, int window_left, int window_right, "
@@ -34,7 +36,8 @@ TORCH_LIBRARY(flash_ext, m) {
       "attention_bwd(Tensor grad_out, Tensor q, Tensor k, Tensor v, Tensor out, Tensor lse, "
       "Tensor? attn_mask, Tensor? alibi_slopes, Tensor? dropout_seed, float dropout_p, "
       "float scale, int window_left, int window_right, bool bottom_right, float softcap, "
-      "bool deterministic) -> (Tensor grad_q, Tensor grad_k, Tensor grad_v)");
+      "bool deterministic, Tensor? sinks=None) "
+      "-> (Tensor grad_q, Tensor grad_k, Tensor grad_v, Tensor grad_sinks)");
   // Packed varlen attention on q (Tq, Hq, D), k and v (Tk, Hkv, D) with int32 prefix sums
   // cu_seqlens (B + 1). Returns out (like q) and lse (Hq, Tq) fp32. sinks as attention_fwd's.
   m.def(
@@ -48,7 +51,8 @@ TORCH_LIBRARY(flash_ext, m) {
       "Tensor lse, Tensor cu_seqlens_q, Tensor cu_seqlens_k, int max_seqlen_q, "
       "int max_seqlen_k, Tensor? alibi_slopes, Tensor? dropout_seed, float dropout_p, "
       "float scale, int window_left, int window_right, bool bottom_right, float softcap, "
-      "bool deterministic) -> (Tensor grad_q, Tensor grad_k, Tensor grad_v)");
+      "bool deterministic, Tensor? sinks=None) "
+      "-> (Tensor grad_q, Tensor grad_k, Tensor grad_v, Tensor grad_sinks)");
   // The mem_eff backend (CUDA): an additive attn_bias of q's dtype broadcastable to
   // (B, Hq, Sq, Sk), float32 inputs, any head_dim <= 256. Dense (B, H, S, D) when
   // cu_seqlens are None, lse (B, Hq, Sq); packed varlen (T, H, D) otherwise, lse (Hq, Tq), and

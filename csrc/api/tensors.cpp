@@ -49,6 +49,21 @@ void add_sinks(const at::Tensor& out, at::Tensor& lse, const std::optional<at::T
   lse = std::move(lse_sinks);
 }
 
+at::Tensor row_dot(const at::Tensor& grad_out, const at::Tensor& out) {
+  const at::Tensor dot = at::mul(grad_out.to(at::kFloat), out).sum(-1);
+  return out.dim() == 3 ? dot.t() : dot;
+}
+
+at::Tensor sinks_grad(const std::optional<at::Tensor>& sinks, const at::Tensor& lse,
+                      const at::Tensor& dsum) {
+  if (!sinks.has_value()) return at::empty({0}, lse.options());
+  const at::Tensor z = sinks->to(at::kFloat).unsqueeze(-1);  // (Hq, 1)
+  // The sink's probability in each row; inf - inf where lse' is the sink's own infinity.
+  const at::Tensor p = at::exp(z - lse).masked_fill_(at::isinf(lse).logical_and_(lse == z), 0);
+  const at::Tensor per_row = p.mul_(dsum);
+  return (lse.dim() == 3 ? per_row.sum({0, 2}) : per_row.sum(1)).neg_();
+}
+
 std::tuple<at::Tensor, at::Tensor, at::Tensor> empty_grads(const at::Tensor& q,
                                                            const at::Tensor& k,
                                                            const at::Tensor& v) {

@@ -109,10 +109,11 @@ class Dense:
     def backward(self, dout: Tensor, q: Tensor, k: Tensor, v: Tensor, out: Tensor, lse: Tensor,
                  pair: DensePair) -> tuple[Tensor, Tensor, Tensor]:
         o, r, c = self.options, pair.q_rows, pair.k_rows
-        return torch.ops.flash_ext.attention_bwd(
+        dq, dk, dv, _ = torch.ops.flash_ext.attention_bwd(
             rows(dout, 2, r), rows(q, 2, r), rows(k, 2, c), rows(v, 2, c), rows(out, 2, r),
             rows(lse, 2, r), None, None, None, 0.0, o.scale, pair.window_left, pair.window_right,
             False, o.softcap, o.deterministic)
+        return dq, dk, dv
 
 
 @dataclass(frozen=True)
@@ -222,7 +223,8 @@ class Varlen:
     def backward(self, dout: Tensor, q: Tensor, k: Tensor, v: Tensor, out: Tensor, lse: Tensor,
                  pair: VarlenPair) -> tuple[Tensor, Tensor, Tensor]:
         o, r, c = self.options, pair.q_rows, pair.k_rows
-        return torch.ops.flash_ext.attention_varlen_bwd(
+        dq, dk, dv, _ = torch.ops.flash_ext.attention_varlen_bwd(
             dout[r], q[r], k[c], v[c], out[r], lse[:, r].contiguous(), pair.cu_seqlens_q,
             pair.cu_seqlens_k, pair.max_seqlen_q, pair.max_seqlen_k, None, None, 0.0, o.scale,
             pair.window_left, pair.window_right, False, o.softcap, o.deterministic)
+        return dq, dk, dv

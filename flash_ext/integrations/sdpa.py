@@ -175,9 +175,10 @@ def _sdpa_flash_backward(grad_out, query, key, value, out, logsumexp, cum_seq_q,
                          scale=None):
     q, scale, sign = _fold_scale(query, scale)
     left, right = _window(None, None, is_causal)
-    dq, dk, dv = ops.attention_bwd(grad_out, q, key, value, out, logsumexp, None, None,
-                                   _seed_back(philox_seed, dropout_p), dropout_p, scale, left,
-                                   right, False, 0.0, torch.are_deterministic_algorithms_enabled())
+    deterministic = torch.are_deterministic_algorithms_enabled()
+    dq, dk, dv, _ = ops.attention_bwd(grad_out, q, key, value, out, logsumexp, None, None,
+                                      _seed_back(philox_seed, dropout_p), dropout_p, scale, left,
+                                      right, False, 0.0, deterministic)
     return _like(dq * sign if sign != 1 else dq, query), _like(dk, key), _like(dv, value)
 
 
@@ -218,14 +219,14 @@ def _flash_backward(grad_out, query, key, value, out, logsumexp, cum_seq_q, cum_
     deterministic = torch.are_deterministic_algorithms_enabled()
     if cum_seq_q is None or cum_seq_q.numel() == 0:
         t = (grad_out, q, key, value, out)
-        dq, dk, dv = ops.attention_bwd(*(x.transpose(1, 2) for x in t), logsumexp, None, None,
-                                       seed, dropout_p, scale, left, right, True, 0.0,
-                                       deterministic)
+        dq, dk, dv, _ = ops.attention_bwd(*(x.transpose(1, 2) for x in t), logsumexp, None, None,
+                                          seed, dropout_p, scale, left, right, True, 0.0,
+                                          deterministic)
         dq, dk, dv = (x.transpose(1, 2) for x in (dq, dk, dv))
     else:
-        dq, dk, dv = ops.attention_varlen_bwd(grad_out, q, key, value, out, logsumexp, cum_seq_q,
-                                              cum_seq_k, max_q, max_k, None, seed, dropout_p,
-                                              scale, left, right, True, 0.0, deterministic)
+        dq, dk, dv, _ = ops.attention_varlen_bwd(grad_out, q, key, value, out, logsumexp, cum_seq_q,
+                                                 cum_seq_k, max_q, max_k, None, seed, dropout_p,
+                                                 scale, left, right, True, 0.0, deterministic)
     return _like(dq * sign if sign != 1 else dq, query), _like(dk, key), _like(dv, value)
 
 
@@ -261,9 +262,9 @@ def _cpu_backward(grad_out, query, key, value, out, logsumexp, dropout_p, is_cau
     if query.dtype not in _KERNEL_DTYPES:
         return _math_backward(grad_out, query, key, value, out, attn_mask, is_causal, scale)
     q, scale, sign = _fold_scale(query, scale)
-    dq, dk, dv = ops.attention_bwd(grad_out, q, key, value, out, logsumexp.contiguous(),
-                                   _cpu_mask(attn_mask, query), None, None, 0.0, scale, left,
-                                   right, False, 0.0, False)
+    dq, dk, dv, _ = ops.attention_bwd(grad_out, q, key, value, out, logsumexp.contiguous(),
+                                      _cpu_mask(attn_mask, query), None, None, 0.0, scale, left,
+                                      right, False, 0.0, False)
     return _like(dq * sign if sign != 1 else dq, query), _like(dk, key), _like(dv, value)
 
 

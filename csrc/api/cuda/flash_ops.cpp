@@ -21,6 +21,7 @@ namespace {
 
 using at::Tensor;
 using OptTensor = std::optional<Tensor>;
+using Quad = std::tuple<Tensor, Tensor, Tensor, Tensor>;
 using gpu::Held;
 using gpu::Varlen;
 
@@ -110,18 +111,22 @@ std::tuple<Tensor, Tensor> forward(const Tensor& q_in, const Tensor& k_in, const
   return {out, lse};
 }
 
-std::tuple<Tensor, Tensor, Tensor> backward(const Tensor& grad_out_in, const Tensor& q_in,
-                                            const Tensor& k_in, const Tensor& v_in,
-                                            const Tensor& out_in, const Tensor& lse_in,
-                                            const AttentionOptions& o, bool bottom_right,
-                                            bool deterministic, const Varlen& varlen) {
+// The sinks' gradient from the kernels' rowsum(dO * out) workspace.
+Quad backward(const Tensor& grad_out_in, const Tensor& q_in, const Tensor& k_in,
+              const Tensor& v_in, const Tensor& out_in, const Tensor& lse_in,
+              const AttentionOptions& o, bool bottom_right, bool deterministic,
+              const Varlen& varlen, const OptTensor& sinks) {
   const int64_t batch = gpu::check_call(q_in, k_in, v_in, o, varlen, check_flash_call);
   check_backward_inputs(grad_out_in, out_in, lse_in, q_in, v_in,
                         lse_shape(q_in, varlen.packed()));
+  if (sinks.has_value()) check_sinks(*sinks, q_in, q_in.sym_size(1), "sinks", "q");
   const c10::cuda::CUDAGuard guard(q_in.device());
   // Gradients laid out as the fake implementation says; the kernels write them with any strides.
   auto [dq, dk, dv] = empty_grads(q_in, k_in, v_in);
-  if (backward_without_kernel(dq, dk, dv)) return {dq, dk, dv};
+  if (backward_without_kernel(dq, dk, dv)) {
+    return {dq, dk, dv,
+            sinks_grad(sinks, lse_in, sinks.has_value() ? row_dot(grad_out_in, out_in) : Tensor())};
+  }
   // Fresh empty_like of an input with a contiguous last dim (head_dim a multiple of 8) keeps
   // every stride a multiple of head_dim.
   TORCH_INTERNAL_ASSERT(gpu::rows_aligned(dq, kRowElems) && gpu::rows_aligned(dk, kRowElems) &&
@@ -169,7 +174,7 @@ std::tuple<Tensor, Tensor, Tensor> backward(const Tensor& grad_out_in, const Ten
   poison({dq, dk, dv});
   gpu::check_launch(flash::run_bwd(p, max_smem, c10::cuda::getCurrentCUDAStream()),
                     "flash backward");
-  return {dq, dk, dv};
+  return {dq, dk, dv, sinks_grad(sinks, lse, dsum)};
 }
 
 std::tuple<Tensor, Tensor> attention_fwd(const Tensor& q, const Tensor& k, const Tensor& v,
@@ -184,15 +189,15 @@ std::tuple<Tensor, Tensor> attention_fwd(const Tensor& q, const Tensor& k, const
   return forward(q, k, v, o, bottom_right, Varlen{}, sinks);
 }
 
-std::tuple<Tensor, Tensor, Tensor> attention_bwd(
-    const Tensor& grad_out, const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& out,
-    const Tensor& lse, const OptTensor& attn_mask, const OptTensor& alibi_slopes,
-    const OptTensor& dropout_seed, double dropout_p, double scale, int64_t window_left,
-    int64_t window_right, bool bottom_right, double softcap, bool deterministic) {
+Quad attention_bwd(const Tensor& grad_out, const Tensor& q, const Tensor& k, const Tensor& v,
+                   const Tensor& out, const Tensor& lse, const OptTensor& attn_mask,
+                   const OptTensor& alibi_slopes, const OptTensor& dropout_seed, double dropout_p,
+                   double scale, int64_t window_left, int64_t window_right, bool bottom_right,
+                   double softcap, bool deterministic, const OptTensor& sinks) {
   check_no_attn_mask(attn_mask);
   const AttentionOptions o{alibi_slopes, dropout_seed, dropout_p, scale,
                            window_left,  window_right, softcap};
-  return backward(grad_out, q, k, v, out, lse, o, bottom_right, deterministic, Varlen{});
+  return backward(grad_out, q, k, v, out, lse, o, bottom_right, deterministic, Varlen{}, sinks);
 }
 
 std::tuple<Tensor, Tensor> attention_varlen_fwd(
@@ -207,16 +212,18 @@ std::tuple<Tensor, Tensor> attention_varlen_fwd(
                  Varlen{&cu_seqlens_q, &cu_seqlens_k, max_seqlen_q, max_seqlen_k}, sinks);
 }
 
-std::tuple<Tensor, Tensor, Tensor> attention_varlen_bwd(
-    const Tensor& grad_out, const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& out,
-    const Tensor& lse, const Tensor& cu_seqlens_q, const Tensor& cu_seqlens_k,
-    int64_t max_seqlen_q, int64_t max_seqlen_k, const OptTensor& alibi_slopes,
-    const OptTensor& dropout_seed, double dropout_p, double scale, int64_t window_left,
-    int64_t window_right, bool bottom_right, double softcap, bool deterministic) {
+Quad attention_varlen_bwd(const Tensor& grad_out, const Tensor& q, const Tensor& k,
+                          const Tensor& v, const Tensor& out, const Tensor& lse,
+                          const Tensor& cu_seqlens_q, const Tensor& cu_seqlens_k,
+                          int64_t max_seqlen_q, int64_t max_seqlen_k,
+                          const OptTensor& alibi_slopes, const OptTensor& dropout_seed,
+                          double dropout_p, double scale, int64_t window_left,
+                          int64_t window_right, bool bottom_right, double softcap,
+                          bool deterministic, const OptTensor& sinks) {
   const AttentionOptions o{alibi_slopes, dropout_seed, dropout_p, scale,
                            window_left,  window_right, softcap};
   return backward(grad_out, q, k, v, out, lse, o, bottom_right, deterministic,
-                  Varlen{&cu_seqlens_q, &cu_seqlens_k, max_seqlen_q, max_seqlen_k});
+                  Varlen{&cu_seqlens_q, &cu_seqlens_k, max_seqlen_q, max_seqlen_k}, sinks);
 }
 
 Tensor flash_dropout_keep_mask(const Tensor& q, const Tensor& k, const Tensor& dropout_seed,
