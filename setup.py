@@ -6,6 +6,7 @@ CUDA and nvcc is found, so a CPU-only build needs no CUDA toolkit. Knobs (DESIGN
   GPU's, else "80;90".
 - FLASH_EXT_HDIMS: flash kernel head dims to build, e.g. "64;128" (default: all eight).
 - FLASH_EXT_DTYPES: "fp16", "bf16" or both (default: both).
+- FLASH_EXT_CUDA_BACKENDS: "flash", "mem_eff" or both (default: both).
 - MAX_JOBS; FLASH_EXT_CPU_ISA ("avx512", "avx2" or "generic"; default: the widest the build machine
   runs).
 scripts/nvcc_check.sh imports this file for the nvcc command line (`nvcc_check_args`).
@@ -125,10 +126,23 @@ def flash_macros(hdims: list[int], dtypes: list[str]) -> list[tuple[str, str | N
                ("FLASH_EXT_FLASH_DTYPES", ":".join(dtypes))])
 
 
+def chosen_backends() -> list[str]:
+    """FLASH_EXT_CUDA_BACKENDS: the CUDA backends to build (default: all)."""
+    wanted = env_list("FLASH_EXT_CUDA_BACKENDS", ";".join(CUDA_BACKEND_DIRS))
+    for name in wanted:
+        if name not in CUDA_BACKEND_DIRS:
+            raise SystemExit(f"FLASH_EXT_CUDA_BACKENDS: {name!r} is not a CUDA backend; accepted: "
+                             + ", ".join(CUDA_BACKEND_DIRS))
+    return [name for name in CUDA_BACKEND_DIRS if name in wanted]
+
+
 def cuda_sources() -> list[str]:
-    """csrc/flash/*.cu, the chosen flash instantiations, and every other backend's .cu files."""
-    flash = sources("csrc/flash/*.cu") + flash_instantiations(flash_hdims(), flash_dtypes())
-    return flash + [s for name in CUDA_BACKEND_DIRS if name != "flash"
+    """Of the chosen backends: csrc/flash/*.cu and the chosen flash instantiations, every other
+    backend's .cu files."""
+    chosen = chosen_backends()
+    flash = (sources("csrc/flash/*.cu") + flash_instantiations(flash_hdims(), flash_dtypes())
+             if "flash" in chosen else [])
+    return flash + [s for name in chosen if name != "flash"
                     for s in sources(f"csrc/{name}/**/*.cu")]
 
 
@@ -152,8 +166,8 @@ def nvcc_check_args() -> list[str]:
 
 
 def cuda_backends() -> list[str]:
-    """The CUDA backends with sources: built, and reported to dispatch.py by the build."""
-    return [name for name in CUDA_BACKEND_DIRS if sources(f"csrc/{name}/**/*.cu")]
+    """The chosen CUDA backends with sources: built, and reported to dispatch.py by the build."""
+    return [name for name in chosen_backends() if sources(f"csrc/{name}/**/*.cu")]
 
 
 def cuda_glue_sources() -> list[str]:

@@ -86,6 +86,29 @@ def test_setup_selects_instantiations(monkeypatch):
     assert len(setup_py.flash_instantiations(setup_py.FLASH_HDIMS, ["fp16", "bf16"])) == 64
 
 
+def test_setup_selects_backends(monkeypatch):
+    """FLASH_EXT_CUDA_BACKENDS builds one backend alone (a flash-only build for the flash
+    kernels' A/B runs skips mem_eff's 18 kernel files); a name that is not a backend is an
+    error naming the accepted ones."""
+    monkeypatch.setenv("FLASH_EXT_HDIMS", "64")
+    monkeypatch.setenv("FLASH_EXT_DTYPES", "bf16")
+    everything = setup_py.cuda_sources()
+    monkeypatch.setenv("FLASH_EXT_CUDA_BACKENDS", "flash")
+    flash = setup_py.cuda_sources()
+    assert flash and all(f.startswith("csrc/flash/") for f in flash)
+    assert setup_py.cuda_backends() == ["flash"]
+    monkeypatch.setenv("FLASH_EXT_CUDA_BACKENDS", "mem_eff")
+    mem_eff = setup_py.cuda_sources()
+    assert mem_eff and all(f.startswith("csrc/mem_eff/") for f in mem_eff)
+    assert sorted(flash + mem_eff) == sorted(everything)
+    assert [Path(f).name for f in setup_py.cuda_glue_sources()
+            if f.endswith("_ops.cpp")] == ["mem_eff_ops.cpp"]
+    monkeypatch.setenv("FLASH_EXT_CUDA_BACKENDS", "flash;flex")
+    with pytest.raises(SystemExit, match="FLASH_EXT_CUDA_BACKENDS: 'flex' is not a CUDA backend; "
+                                         "accepted: flash, mem_eff"):
+        setup_py.cuda_sources()
+
+
 @pytest.mark.parametrize("name, value, message", [
     ("FLASH_EXT_HDIMS", "64;48", "FLASH_EXT_HDIMS: '48' is not a flash kernel head dim; "
                                  "accepted: 32, 64, 96, 128, 160, 192, 224, 256"),
