@@ -755,7 +755,8 @@ def test_bench_sinks_dv_runs(tmp_path):
     runs there agrees with the reference (exit status 0), and the tables come out."""
     script = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_sinks_dv.py"
     result = subprocess.run([sys.executable, str(script), "--device", "cpu", "--tiny", "--out",
-                             str(tmp_path)], capture_output=True, text=True, timeout=300, env=script_env())
+                             str(tmp_path)], capture_output=True, text=True, timeout=300,
+                            env=script_env())
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     table = next(tmp_path.glob("sinks_dv_*.md")).read_text()
     assert "| sinks B=1 Hq=4 Hkv=2 S=300 D=16 window 128 | bwd |" in table

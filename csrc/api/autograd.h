@@ -14,8 +14,8 @@
 // backward op on (out', lse') in place of (out, lse), exact as it stands (the sink column has
 // no value row), and d sink = -sum over the head's rows of exp(sink - lse') * rowsum(dO * out'),
 // which the backward ops return (tensors.h's sinks_grad; on flash from the row sums its kernels
-// compute anyway): no pass over the score matrix. Dropout (applied to the probabilities after the sink, as in
-// gpt-oss's eager attention) and deterministic mode carry over.
+// compute anyway): no pass over the score matrix. Dropout (applied to the probabilities after
+// the sink, as in gpt-oss's eager attention) and deterministic mode carry over.
 #pragma once
 
 #include <ATen/core/Tensor.h>
