@@ -29,7 +29,7 @@ def sources(pattern: str) -> list[str]:
     return sorted(str(p.relative_to(ROOT)) for p in ROOT.glob(pattern))
 
 
-CPU_ISAS = {  # the CPU kernels' vector width: ATen's Vectorized of that capability
+CPU_ISAS = {  # the /proc/cpuinfo features each CPU kernel width needs, compiled as -m<feature>
     "avx512": ("avx512f", "avx512bw", "avx512vl", "avx512dq", "fma", "f16c"),
     "avx2": ("avx2", "fma", "f16c"),
 }
@@ -181,14 +181,11 @@ def extension():
     isa = cpu_isa()
     cxx = ["-O3"]
     macros = []
-    if isa == "avx512":
-        cxx += ["-mavx512f", "-mavx512bw", "-mavx512vl", "-mavx512dq", "-mfma", "-mf16c"]
-        macros += [("CPU_CAPABILITY", "AVX512"), ("CPU_CAPABILITY_AVX512", None),
-                   ("FLASH_EXT_CPU_ISA", "avx512")]
-    elif isa == "avx2":
-        cxx += ["-mavx2", "-mfma", "-mf16c"]
-        macros += [("CPU_CAPABILITY", "AVX2"), ("CPU_CAPABILITY_AVX2", None),
-                   ("FLASH_EXT_CPU_ISA", "avx2")]
+    if isa in CPU_ISAS:  # ATen's Vectorized of that capability, compiled for its features
+        capability = isa.upper()
+        cxx += [f"-m{feature}" for feature in CPU_ISAS[isa]]
+        macros += [("CPU_CAPABILITY", capability), (f"CPU_CAPABILITY_{capability}", None),
+                   ("FLASH_EXT_CPU_ISA", isa)]
     # Some toolchains (the GPU machine's /opt/gcc) link libstdc++ statically by default; a
     # second libstdc++ beside torch's crashes in iostream (c10::str). Link torch's shared one.
     link = ["-l:libstdc++.so.6"] if platform.system() == "Linux" else []
