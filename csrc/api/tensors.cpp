@@ -61,7 +61,7 @@ at::Tensor sinks_grad(const std::optional<at::Tensor>& sinks, const at::Tensor& 
   // The sink's probability in each row; inf - inf where lse' is the sink's own infinity.
   const at::Tensor p = at::exp(z - lse).masked_fill_(at::isinf(lse).logical_and_(lse == z), 0);
   const at::Tensor per_row = p.mul_(dsum);
-  return (lse.dim() == 3 ? per_row.sum({0, 2}) : per_row.sum(1)).neg_();
+  return (lse.dim() == 3 ? per_row.sum(at::IntArrayRef{0, 2}) : per_row.sum(1)).neg_();
 }
 
 std::tuple<at::Tensor, at::Tensor, at::Tensor> empty_grads(const at::Tensor& q,
