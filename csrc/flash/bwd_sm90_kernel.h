@@ -86,6 +86,10 @@ struct Sm90BwdTraits : TraitsBase<kHeadDim_, 8, Element_> {
                                GMMA::Major::K, GMMA::Major::MN>(),
           WarpGroupsM{}))>;
   static constexpr bool kDqSplitD = kBlockM == 64;
+  // How many of the next step's S^T and dP^T are issued before a step's last waits
+  // (bwd_sm90_key_block), so that the tensor cores do not run dry at a step's end: their
+  // accumulators then live through the dq staging. D = 64 has room for both, D = 128 for S^T.
+  static constexpr int kPrefetch = kSplitD ? 0 : kHeadDim == 64 ? 2 : 1;
   using TiledMmadQ = decltype(make_tiled_mma(
       GMMA::ss_op_selector<Element, Element, float,
                            Shape<_64, Int<kDqSplitD ? kHeadDim / 2 : kHeadDim>, Int<kBlockN>>,
@@ -478,17 +482,30 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
     sync_consumers();  // K and V have landed
   }
 
-  auto step = [&](int i_block, int h, int m, int, int, auto is_masked)
-                  __attribute__((always_inline)) {
+  // S^T and dP^T of step i, the first `count` of them (S^T first), the Q and dO they read
+  // having landed. The first kPrefetch of a step's are issued by the step before (the key
+  // block's first step's, before it), so the accumulators live across steps.
+  constexpr int kPrefetch = Traits::kPrefetch;
+  Tensor acc_s = partition_fragment_C(mma_sdp, Shape<Int<kBlockN>, Int<kBlockM>>{});  // (MMA, MMA_M, MMA_N)
+  Tensor acc_dp = partition_fragment_C(mma_sdp, Shape<Int<kBlockN>, Int<kBlockM>>{});
+  auto issue_s = [&](int i) __attribute__((always_inline)) {
+    Barrier::wait(bars.q_full(i % 2), (i / 2) & 1);
+    gmma_issue<true>(mma_sdp, tSrK, at_buffer(tSrQ, i), acc_s);
+  };
+  auto issue_dp = [&](int i) __attribute__((always_inline)) {
+    gmma_issue<true>(mma_sdp, tdPrV, at_buffer(tdPrdO, i), acc_dp);
+  };
+
+  // has_next (kPrefetch > 0, compile time, so that ptxas sees which products each wait leaves
+  // running): the key block has a step after this one, whose first products this step issues.
+  auto step_with = [&](int i_block, int h, int m, auto is_masked, auto has_next_t)
+                       __attribute__((always_inline)) {
+    constexpr bool has_next = decltype(has_next_t)::value;
     const int i = g + i_block;
     const int m0 = m * kBlockM;
     const int m_end = min(m0 + kBlockM, seq.seqlen_q);
-    Barrier::wait(bars.q_full(i % 2), (i / 2) & 1);
-
-    Tensor acc_s = partition_fragment_C(mma_sdp, Shape<Int<kBlockN>, Int<kBlockM>>{});  // (MMA, MMA_M, MMA_N)
-    Tensor acc_dp = partition_fragment_C(mma_sdp, Shape<Int<kBlockN>, Int<kBlockM>>{});
-    gmma_issue<true>(mma_sdp, tSrK, at_buffer(tSrQ, i), acc_s);
-    gmma_issue<true>(mma_sdp, tdPrV, at_buffer(tdPrdO, i), acc_dp);
+    if constexpr (kPrefetch == 0) issue_s(i);
+    if constexpr (kPrefetch < 2) issue_dp(i);
     Tensor s = make_tensor(acc_s.data(), gmma_acc_rowcol_layout(acc_s.layout()));  // (keys, queries)
     Tensor dp = make_tensor(acc_dp.data(), gmma_acc_rowcol_layout(acc_dp.layout()));
     // lse of query column c, log2-scaled (+inf: P = 0), read from shared memory while the
@@ -582,7 +599,14 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
       gmma_issue<true>(mma_dq, at_elems(tdQrdS, ds_buffer(i)), tdQrK, acc_dq);
       Tensor tdKrdS = make_tensor(rdS.data(), gmma_acc_as_a_layout(rdS.layout()));
       gmma_issue<false>(mma_dkv, tdKrdS, at_buffer(tdKrQ, i), acc_dk);
-      warpgroup_wait<1>();  // dV and dQ are done
+      if constexpr (has_next) {
+        // P and dS of this step have left acc_s and acc_dp.
+        issue_s(i + 1);
+        if constexpr (kPrefetch == 2) issue_dp(i + 1);
+        warpgroup_wait<1 + kPrefetch>();  // dV and dQ are done
+      } else {
+        warpgroup_wait<1>();  // dV and dQ are done
+      }
       gmma_done(acc_dv);
       warpgroup_fence_operand(rP);
     }
@@ -611,7 +635,8 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
     fence_async_proxy();
     NamedBarrier::arrive(Traits::kNConsumers + 32, uint32_t(Sm90BwdBarrier::kDqFull) + stage);
     if constexpr (!Traits::kSplitD) {
-      warpgroup_wait<0>();  // dK and dV have read Q and dO; lse and D were read before
+      // dK and dV have read Q and dO; lse and D were read before.
+      warpgroup_wait<has_next ? kPrefetch : 0>();
       gmma_done(acc_dk);
     }
     warpgroup_fence_operand(rP);
@@ -619,7 +644,37 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
     Barrier::arrive(bars.q_empty(i % 2));
   };
 
-  steps.for_each_step(all_masked, seq.seqlen_q, step);
+  // kPrefetch: the key block's last step runs after the loop, so that every path through the
+  // loop issues the products that the next iteration waits for (ptxas serialized the wgmmas
+  // when a path through the loop left their accumulators to the exps).
+  int last_h = 0, last_m = 0;
+  bool last_masked = false;
+  auto step = [&](int i_block, int h, int m, int, int, auto is_masked)
+                  __attribute__((always_inline)) {
+    if (kPrefetch == 0 || i_block + 1 < steps.num_steps) {
+      step_with(i_block, h, m, is_masked, std::bool_constant<(kPrefetch > 0)>{});
+    } else {
+      last_h = h;
+      last_m = m;
+      last_masked = decltype(is_masked)::value;
+    }
+  };
+  if constexpr (kPrefetch > 0) {
+    // One branch from the first issue to the last wait: ptxas follows the products in flight
+    // along the paths it sees.
+    if (steps.num_steps > 0) {
+      issue_s(g);
+      if constexpr (kPrefetch == 2) issue_dp(g);
+      steps.for_each_step(all_masked, seq.seqlen_q, step);
+      if (last_masked) {
+        step_with(steps.num_steps - 1, last_h, last_m, std::true_type{}, std::false_type{});
+      } else {
+        step_with(steps.num_steps - 1, last_h, last_m, std::false_type{}, std::false_type{});
+      }
+    }
+  } else {
+    steps.for_each_step(all_masked, seq.seqlen_q, step);
+  }
   g += steps.num_steps;
 
   // dK = scale * dS^T Q.
