@@ -1,5 +1,6 @@
 // Split-KV combine: out = sum_s exp(lse_s - lse) * out_s with lse = log sum_s exp(lse_s), over
-// the fp32 partials of the splits. One warp per (batch, head, query row).
+// the fp32 partials of the splits, and the head's sink (if any) joined to lse first (its
+// probability dropped, so the weights shrink). One warp per (batch, head, query row).
 #pragma once
 
 #include <cmath>
@@ -11,6 +12,13 @@
 namespace flash {
 
 constexpr int kCombineWarps = 4;
+
+// log(e^lse + e^sink): the sink alone for a row without keys, +inf for a sink of +inf.
+__device__ __forceinline__ float join_sink(float lse, float sink) {
+  if (lse == -INFINITY || sink == -INFINITY) return lse == -INFINITY ? sink : lse;
+  const float hi = fmaxf(lse, sink);  // a NaN: NaN below
+  return sink == INFINITY ? sink : hi + log1pf(__expf(-fabsf(lse - sink)));
+}
 
 template <typename Element, int kHeadDim>
 __global__ void __launch_bounds__(kCombineWarps * 32)
@@ -30,11 +38,12 @@ __global__ void __launch_bounds__(kCombineWarps * 32)
     for (int s = lane; s < splits; s += 32) sum += __expf(params.lse_accum[s * rows + row] - lse_max);
   }
   for (int offset = 16; offset > 0; offset /= 2) sum += __shfl_xor_sync(0xffffffff, sum, offset);
-  const float lse = sum == 0.f ? -INFINITY : lse_max + __logf(sum);
+  const float lse_keys = sum == 0.f ? -INFINITY : lse_max + __logf(sum);
 
   const int i = static_cast<int>(row % params.seqlen_q);
   const int h = static_cast<int>((row / params.seqlen_q) % params.heads_q);
   const int b = static_cast<int>(row / (int64_t(params.seqlen_q) * params.heads_q));
+  const float lse = params.sinks != nullptr ? join_sink(lse_keys, params.sinks[h]) : lse_keys;
   if (lane == 0) params.lse[row] = lse;
   Element* out = static_cast<Element*>(params.out) + b * params.o_batch_stride +
                  h * params.o_head_stride + i * params.o_row_stride;
@@ -43,7 +52,7 @@ __global__ void __launch_bounds__(kCombineWarps * 32)
   for (int col = 4 * lane; col < kHeadDim; col += 128) {
     if (col >= params.head_dim) break;
     float4 acc = make_float4(0.f, 0.f, 0.f, 0.f);
-    if (lse != -INFINITY) {
+    if (lse_keys != -INFINITY) {
       for (int s = 0; s < splits; ++s) {
         const float w = __expf(params.lse_accum[s * rows + row] - lse);
         const float4 o = *reinterpret_cast<const float4*>(params.out_accum + (s * rows + row) * kHeadDim + col);

@@ -51,6 +51,8 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
   const float softmax_scale = has_softcap ? params.softcap : params.scale;
   const float softcap_prescale = has_softcap ? params.scale / params.softcap : 1.f;
   const Mask<kCausal> mask = fwd_mask<kCausal>(params, seq, bidb, bidh, softmax_scale);
+  // The sink joins the rows here, or, split across CTAs, in the combine kernel.
+  const float sink = !kSplit && params.sinks != nullptr ? params.sinks[bidh] : -INFINITY;
 
   int n_begin = mask.template n_block_begin<kBlockN>(m0);
   int n_end = mask.template n_block_end<kBlockN>(m_end);
@@ -198,10 +200,10 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
     for (; i < num_blocks; ++i) step(i, std::false_type{}, std::false_type{});
 
     const float keep_scale = kDropout ? 1.f / (1.f - params.dropout_p) : 1.f;
-    softmax.finalize(acc_o_rc, keep_scale, lse);
+    softmax.finalize(acc_o_rc, keep_scale, lse, sink);
   } else {
     CUTE_UNROLL
-    for (int r = 0; r < kRows; ++r) lse[r] = -INFINITY;  // no visible key: out 0, lse -inf
+    for (int r = 0; r < kRows; ++r) lse[r] = sink;  // no visible key: out 0, lse the sink's
   }
 
   if constexpr (kSplit) {

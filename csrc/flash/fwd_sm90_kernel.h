@@ -338,6 +338,7 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
     if (t.empty_rows()) return;
     const int m0 = t.m0, m_end = t.m_end;
     const int num_masked = t.order.num_masked, num_blocks = t.order.num_blocks;
+    const float sink = params.sinks != nullptr ? params.sinks[bidh] : -INFINITY;
     const int warp_row0 = m0 + 64 * wg + (warp % 4) * 16 + lane / 4;
     auto row_of = [&](int r) { return warp_row0 + (r % 2) * 8; };
 
@@ -429,11 +430,11 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
       gmma_done(acc_o);
       release(&smem.v_empty[last]);
 
-      softmax.finalize(acc_o_rc, 1.f, lse);
+      softmax.finalize(acc_o_rc, 1.f, lse, sink);
     } else {
       if constexpr (Traits::kSeparateO) release(&smem.q_empty);
       CUTE_UNROLL
-      for (int r = 0; r < kRows; ++r) lse[r] = -INFINITY;  // no visible key: out 0, lse -inf
+      for (int r = 0; r < kRows; ++r) lse[r] = sink;  // no visible key: out 0, lse the sink's
     }
     ++tile_count;
     block_count += num_blocks;

@@ -58,6 +58,10 @@ struct FwdParams {
   float dropout_p = 0.f;
   const int64_t* dropout_seed = nullptr;
 
+  // Learnable sinks: fp32 (heads_q,), a logit per query head (on the scaled scores' scale) that
+  // joins every row's softmax, its probability dropped; out and lse include it. nullptr: none.
+  const float* sinks = nullptr;
+
   // Split-KV (decoding): num_splits > 1 splits the keys of each (batch, head) across CTAs; each
   // writes fp32 partials to out_accum (splits, B, Hq, Sq, D_kernel) and lse_accum
   // (splits, B, Hq, Sq), and a combine kernel reduces them into out and lse.

@@ -80,26 +80,44 @@ struct OnlineSoftmax {
 
   // Normalizes acc_o (times `out_scale`, the dropout rescale) and returns each row's natural-log
   // sum-exp of the scaled scores in lse[r]: -inf for a row with no visible key, whose output
-  // stays 0.
+  // stays 0. `sink` (natural-log units, -inf for none) joins each row's sum first, its
+  // probability dropped: with M' = max(M, sink), sum' = sum 2^(M - M') + 2^(sink - M'), the
+  // output scaled by 2^(M - M') / sum'; a row without keys gets lse = sink exactly, and a sink
+  // of +inf out 0 and lse +inf.
   template <typename TensorO>
-  __device__ __forceinline__ void finalize(TensorO& acc_o, float out_scale, float (&lse)[kRows]) {
+  __device__ __forceinline__ void finalize(TensorO& acc_o, float out_scale, float (&lse)[kRows],
+                                           float sink = -INFINITY) {
     finalize(out_scale, lse, [&](int r, float factor) {
       CUTE_UNROLL
       for (int c = 0; c < cute::size<1>(acc_o); ++c) acc_o(r, c) *= factor;
-    });
+    }, sink);
   }
 
   // The same, handing each row's normalizing factor to normalize(r, factor), for a caller whose
   // output accumulator is laid out otherwise than the scores.
   template <typename Normalize>
   __device__ __forceinline__ void finalize(float out_scale, float (&lse)[kRows],
-                                           Normalize&& normalize) {
+                                           Normalize&& normalize, float sink = -INFINITY) {
     CUTE_UNROLL
     for (int r = 0; r < kRows; ++r) {
-      const float sum = quad_allreduce(row_sum[r], SumOp{});
-      const bool empty = sum == 0.f;  // a NaN input stays NaN
-      lse[r] = empty ? -INFINITY : lse_of(row_max[r], sum);
-      normalize(r, empty ? 1.f : out_scale / sum);
+      float sum = quad_allreduce(row_sum[r], SumOp{});
+      float max = row_max[r];
+      float factor = 1.f;
+      const bool empty = sum == 0.f;  // no visible key (a NaN input stays NaN)
+      if (sink != -INFINITY) {
+        if (empty || sink == INFINITY) {
+          lse[r] = sink;
+          normalize(r, 0.f);
+          continue;
+        }
+        const float sink_log2 = sink * float(M_LOG2E);
+        const float joined = fmaxf(max, sink_log2);  // a NaN sink: a NaN sum below
+        factor = exp2f(max - joined);
+        sum = sum * factor + exp2f(sink_log2 - joined);
+        max = joined;
+      }
+      lse[r] = empty ? -INFINITY : lse_of(max, sum);
+      normalize(r, empty ? 1.f : out_scale * factor / sum);
     }
   }
 };

@@ -75,7 +75,7 @@ void check_no_attn_mask(const OptTensor& attn_mask) {
 
 Tensor aligned_rows(const Tensor& t) { return gpu::aligned_rows(t, kRowElems); }
 
-// The sinks join the kernel's (out, lse) afterwards (tensors.h's add_sinks).
+// The kernels join the sinks as they normalize (the combine kernel, under split-KV).
 std::tuple<Tensor, Tensor> forward(const Tensor& q_in, const Tensor& k_in, const Tensor& v_in,
                                    const AttentionOptions& o, bool bottom_right,
                                    const Varlen& varlen, const OptTensor& sinks) {
@@ -105,9 +105,13 @@ std::tuple<Tensor, Tensor> forward(const Tensor& q_in, const Tensor& k_in, const
     p.out_accum = out_accum.data_ptr<float>();
     p.lse_accum = lse_accum.data_ptr<float>();
   }
+  Tensor sinks_f32;
+  if (sinks.has_value()) {
+    sinks_f32 = sinks->to(at::kFloat).contiguous();
+    p.sinks = sinks_f32.data_ptr<float>();
+  }
   poison({out, lse});
   gpu::check_launch(flash::run_fwd(p, c10::cuda::getCurrentCUDAStream()), "flash forward");
-  add_sinks(out, lse, sinks);
   return {out, lse};
 }
 
