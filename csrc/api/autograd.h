@@ -8,9 +8,9 @@
 //
 // sinks: learnable attention sinks (gpt-oss), (Hq,) float32 or q's dtype. Each row's softmax
 // also runs over its head's sink logit, whose probability is dropped: lse' = logaddexp(lse,
-// sink) and out' = out * exp(lse - lse') of the scores' (out, lse), joined by the CPU kernel as
-// it normalizes, by tensors.h's add_sinks after the other kernels; the returned lse is lse', the
-// sink included (a row that sees no key: out' = 0, lse' = sink). The backward runs the
+// sink) and out' = out * exp(lse - lse') of the scores' (out, lse), joined by the CPU and flash
+// kernels as they normalize, by tensors.h's add_sinks after mem_eff's; the returned lse is
+// lse', the sink included (a row that sees no key: out' = 0, lse' = sink). The backward runs the
 // backward op on (out', lse') in place of (out, lse), exact as it stands (the sink column has
 // no value row), and d sink = -sum over the head's rows of exp(sink - lse') * rowsum(dO * out'),
 // which the backward ops return (tensors.h's sinks_grad; on flash from the row sums its kernels
