@@ -90,7 +90,13 @@ __global__ void __launch_bounds__(kPrepostThreads) bwd_dsum_kernel(const BwdPara
   for (int offset = kLanes / 2; offset > 0; offset /= 2) {
     sum += __shfl_xor_sync(0xffffffff, sum, offset);
   }
-  if (valid && lane == 0) p.dsum[index] = sum;
+  if (valid && lane == 0) {
+    p.dsum[index] = sum;
+    if (p.sink_rows != nullptr) {
+      const float sink = p.sinks[(index / rows.rows) % rows.heads], lse = p.lse[index];
+      p.sink_rows[index] = isinf(lse) && lse == sink ? 0.f : -__expf(sink - lse) * sum;
+    }
+  }
 }
 
 // rowsum(dO * O) of every lse row, for a kernel head dim (its lanes per row from it).

@@ -115,7 +115,7 @@ std::tuple<Tensor, Tensor> forward(const Tensor& q_in, const Tensor& k_in, const
   return {out, lse};
 }
 
-// The sinks' gradient from the kernels' rowsum(dO * out) workspace.
+// The sinks' gradient from the kernels' dsum pass (rowsum(dO * out), each row's share).
 Quad backward(const Tensor& grad_out_in, const Tensor& q_in, const Tensor& k_in,
               const Tensor& v_in, const Tensor& out_in, const Tensor& lse_in,
               const AttentionOptions& o, bool bottom_right, bool deterministic,
@@ -170,6 +170,14 @@ Quad backward(const Tensor& grad_out_in, const Tensor& q_in, const Tensor& k_in,
       {p.dq_splits, flash::bwd_dq_rows(p), flash::kernel_head_dim(p.head_dim)}, f32);
   p.dsum = dsum.data_ptr<float>();
   p.dq_accum = dq_accum.data_ptr<float>();
+  // The sinks' gradient: each row's share from the dsum pass, summed per head below.
+  Tensor sinks_f32, sink_rows;
+  if (sinks.has_value()) {
+    sinks_f32 = sinks->to(at::kFloat).contiguous();
+    sink_rows = at::empty_like(lse);
+    p.sinks = sinks_f32.data_ptr<float>();
+    p.sink_rows = sink_rows.data_ptr<float>();
+  }
   Tensor dq_semaphore;
   if (workspace.dq_semaphores > 0) {
     dq_semaphore = at::zeros({workspace.dq_semaphores}, q.options().dtype(at::kInt));
@@ -178,7 +186,10 @@ Quad backward(const Tensor& grad_out_in, const Tensor& q_in, const Tensor& k_in,
   poison({dq, dk, dv});
   gpu::check_launch(flash::run_bwd(p, max_smem, c10::cuda::getCurrentCUDAStream()),
                     "flash backward");
-  return {dq, dk, dv, sinks_grad(sinks, lse, dsum)};
+  const Tensor grad_sinks = !sinks.has_value() ? at::empty({0}, f32)
+                            : lse.dim() == 3   ? sink_rows.sum(at::IntArrayRef{0, 2})
+                                               : sink_rows.sum(1);
+  return {dq, dk, dv, grad_sinks};
 }
 
 std::tuple<Tensor, Tensor> attention_fwd(const Tensor& q, const Tensor& k, const Tensor& v,
