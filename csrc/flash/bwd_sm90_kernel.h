@@ -88,8 +88,9 @@ struct Sm90BwdTraits : TraitsBase<kHeadDim_, 8, Element_> {
   static constexpr bool kDqSplitD = kBlockM == 64;
   // How many of the next step's S^T and dP^T are issued before a step's last waits
   // (bwd_sm90_key_block), so that the tensor cores do not run dry at a step's end: their
-  // accumulators then live through the dq staging. D = 64 has room for both, D = 128 for S^T.
-  static constexpr int kPrefetch = kSplitD ? 0 : kHeadDim == 64 ? 2 : 1;
+  // accumulators then live through the dq staging. D = 64 has room for both (+1-3% on the
+  // H100); at D = 128 S^T alone spilled and cost 10% (benchmarks/NOTES.md), so none there.
+  static constexpr int kPrefetch = kHeadDim == 64 ? 2 : 0;
   using TiledMmadQ = decltype(make_tiled_mma(
       GMMA::ss_op_selector<Element, Element, float,
                            Shape<_64, Int<kDqSplitD ? kHeadDim / 2 : kHeadDim>, Int<kBlockN>>,
