@@ -42,6 +42,7 @@ struct Sm90FwdTraits {
   static constexpr int kBlockN = kBlockN_;
   static constexpr int kStages = kStages_;
   static constexpr int kNThreads = 384;  // producer + two consumer warpgroups
+  static constexpr int kSoftmaxChains = kHeadDim == 128 ? 4 : 1;  // softmax.h
   static_assert(kHeadDim % 64 == 0 && kBlockN % 16 == 0);
 
   using TiledMmaS = decltype(make_tiled_mma(
@@ -359,7 +360,7 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
       auto stage_of = [&](int i) { return (block_count + i) % kStages; };
       auto phase_of = [&](int i) { return uint32_t((block_count + i) / kStages) & 1; };
 
-      OnlineSoftmax<kRows> softmax;
+      OnlineSoftmax<kRows, Traits::kSoftmaxChains> softmax;
       const float scale_log2 = t.softmax_scale * float(M_LOG2E);
       float correction[kRows];
 

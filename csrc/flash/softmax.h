@@ -33,7 +33,11 @@ __device__ __forceinline__ float lse_of(float row_max, float sum) {
   return fmaf(row_max, kLn2, fmaf(log2_sum, kLn2, (row_max + log2_sum) * kLn2Lo));
 }
 
-template <int kRows>
+// kChains: the row max and sum each in that many independent chains, combined at the end (one
+// chain is a row's columns as dependent instructions, which the warp waits through one by
+// one). The Hopper forward at D = 128 runs 2-4% faster with 4 (H100 A/B, benchmarks/NOTES.md);
+// at D = 64 the same was 2-8% slower.
+template <int kRows, int kChains = 1>
 struct OnlineSoftmax {
   float row_max[kRows];  // M: the running max times scale_log2, rounded once; -inf before a key
   float row_sum[kRows];  // this thread's partial sums; reduced over the quad in finalize()
@@ -53,11 +57,18 @@ struct OnlineSoftmax {
   template <bool kFirst, typename TensorS, typename Rescale>
   __device__ __forceinline__ void update(TensorS& s, float scale_log2, Rescale&& rescale) {
     static_assert(decltype(cute::size<0>(s))::value == kRows);
+    constexpr int kCols = decltype(cute::size<1>(s))::value;
+    static_assert(kCols % kChains == 0);
     CUTE_UNROLL
     for (int r = 0; r < kRows; ++r) {
-      float block_max = -INFINITY;
+      float chain_max[kChains];
       CUTE_UNROLL
-      for (int c = 0; c < cute::size<1>(s); ++c) block_max = fmaxf(block_max, s(r, c));
+      for (int j = 0; j < kChains; ++j) chain_max[j] = -INFINITY;
+      CUTE_UNROLL
+      for (int c = 0; c < kCols; ++c) chain_max[c % kChains] = fmaxf(chain_max[c % kChains], s(r, c));
+      float block_max = chain_max[0];
+      CUTE_UNROLL
+      for (int j = 1; j < kChains; ++j) block_max = fmaxf(block_max, chain_max[j]);
       block_max = quad_allreduce(block_max, MaxOp{}) * scale_log2;
       const float new_max = kFirst ? block_max : fmaxf(row_max[r], block_max);
       // A row with no visible key so far has max -inf: use 0 so that exp2 gives 0, not NaN.
@@ -68,12 +79,17 @@ struct OnlineSoftmax {
         rescale(r, correction);
       }
       row_max[r] = new_max;
-      float sum = kFirst ? 0.f : row_sum[r];
+      float chain_sum[kChains];
       CUTE_UNROLL
-      for (int c = 0; c < cute::size<1>(s); ++c) {
+      for (int j = 0; j < kChains; ++j) chain_sum[j] = kFirst || j > 0 ? 0.f : row_sum[r];
+      CUTE_UNROLL
+      for (int c = 0; c < kCols; ++c) {
         s(r, c) = exp2f(s(r, c) * scale_log2 - max_scaled);
-        sum += s(r, c);
+        chain_sum[c % kChains] += s(r, c);
       }
+      float sum = chain_sum[0];
+      CUTE_UNROLL
+      for (int j = 1; j < kChains; ++j) sum += chain_sum[j];
       row_sum[r] = sum;
     }
   }
