@@ -26,7 +26,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 archive=ab_trees.tar.gz
-out="${OUT:-gpu_out}/ab"
+out="$(realpath -m "${OUT:-gpu_out}")/ab"  # absolute: the builds run in their own folders
 trees=/tmp/ab
 
 # The prepared trees' names, in the order given to prepare.
