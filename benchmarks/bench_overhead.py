@@ -23,6 +23,7 @@ import torch
 import torch.nn.functional as F
 
 import flash_ext
+from bench_cpu import cpu_name
 
 ENTRIES = ("attention", "flash_attn_func", "attention_varlen", "flash_attn_varlen_func")
 MODES = ("forward, no grad", "forward, requires grad", "backward call")
@@ -127,7 +128,7 @@ def main() -> None:
                if d == "cpu" or (d == "cuda" and torch.cuda.is_available())]
     header = ["# Host time per call: flash_ext vs F.scaled_dot_product_attention",
               "",
-              f"torch {torch.__version__}, Python {platform.python_version()}, "
+              f"torch {torch.__version__}, Python {platform.python_version()}, {cpu_name()}, "
               f"{torch.get_num_threads()} CPU threads"
               + (f", {torch.cuda.get_device_name()}" if "cuda" in devices else "")
               + f". Inputs (1, 1, 1, D) causal (varlen: one sequence of 1 token), fp32 D = 8 on "
