@@ -54,6 +54,7 @@ import functools
 import math
 import re
 import shlex
+import statistics
 import sys
 import time
 import warnings
@@ -386,6 +387,18 @@ def bench(fn: Callable[[], object], warmup_ms: float, rep_ms: float) -> float:
     if do_bench is not None:
         return do_bench(fn, warmup=warmup_ms, rep=rep_ms, return_mode="median") / 1e3
     return _event_median(fn, warmup_ms, rep_ms)
+
+
+def timed(fn: Callable[[], object], device: str) -> float:
+    """Median seconds of fn(): bench() on CUDA; on the CPU (a check of a script) of five calls."""
+    if device == "cuda":
+        return bench(fn, warmup_ms=25, rep_ms=100)
+    times = []
+    for _ in range(5):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
 
 
 def _event_median(fn: Callable[[], object], warmup_ms: float, rep_ms: float) -> float:

@@ -27,9 +27,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import statistics
 import sys
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,7 +40,7 @@ from torch.nn.attention import SDPBackend, sdpa_kernel
 import flash_ext
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_attention import CHECK_TOL, bench  # noqa: E402
+from bench_attention import CHECK_TOL, timed  # noqa: E402
 
 WINDOW = 128  # gpt-oss's sliding layers: a query sees itself and the 127 keys before it
 
@@ -146,17 +144,6 @@ UNCHECKED = {"flash_ext"}  # the sinks rows' call without sinks computes another
 
 
 # Running
-
-
-def timed(fn: Callable[[], object], device: str) -> float:
-    if device == "cuda":
-        return bench(fn, warmup_ms=25, rep_ms=100)
-    times = []
-    for _ in range(5):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 @dataclass

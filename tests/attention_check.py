@@ -6,6 +6,8 @@ benchmark script run by a test imports the same flash_ext."""
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -77,3 +79,13 @@ def script_env() -> dict[str, str]:
 
     paths = [str(Path(flash_ext.__file__).resolve().parent.parent), os.environ.get("PYTHONPATH")]
     return {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in paths if p)}
+
+
+def run_cpu_check(script: str, out: Path) -> None:
+    """benchmarks/<script> end to end on the CPU with tiny shapes (--device cpu --tiny --out out):
+    its exit status must be 0 (every provider that runs agrees with the reference)."""
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / script
+    result = subprocess.run([sys.executable, str(path), "--device", "cpu", "--tiny", "--out",
+                             str(out)], capture_output=True, text=True, timeout=300,
+                            env=script_env())
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]

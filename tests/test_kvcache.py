@@ -12,7 +12,7 @@ import torch
 import flash_ext
 from flash_ext.rotary import apply_rotary_emb
 from flash_ext.reference import attention_ref
-from attention_check import assert_rule
+from attention_check import assert_rule, run_cpu_check
 
 HEAD_DIM = 16
 
@@ -216,3 +216,12 @@ def test_half_dtypes_page_256(dtype, head_dim):
     assert out.dtype == dtype
     assert_rule("out", out, ref64, ref_lowp)
     assert torch.equal(pages_k[table.long()].reshape(k_cache.shape), k_after)
+
+
+def test_bench_decode_runs(tmp_path):
+    """benchmarks/bench_decode.py end to end on the CPU (tiny shapes): dense and paged flash_ext
+    and SDPA agree (exit status 0), and the table comes out."""
+    run_cpu_check("bench_decode.py", tmp_path)
+    table = next(tmp_path.glob("decode_*.md")).read_text()
+    assert "| Sq=4 B=3 S=80 Hq=4 Hkv=2 D=16 |" in table
+    assert "flash_ext_paged16" in table and "%) (!)" not in table

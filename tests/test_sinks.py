@@ -17,13 +17,10 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 import torch
-from attention_check import EPS, assert_rule, leaves, script_env
+from attention_check import EPS, assert_rule, leaves, run_cpu_check
 from test_ops import mem_eff_on_cpu  # noqa: F401  (a fixture: mem_eff's stand-ins on the CPU)
 from torch.utils._python_dispatch import TorchDispatchMode
 
@@ -763,11 +760,7 @@ def test_rule_is_strict_enough():
 def test_bench_sinks_dv_runs(tmp_path):
     """benchmarks/bench_sinks_dv.py end to end on the CPU (tiny shapes): every provider that
     runs there agrees with the reference (exit status 0), and the tables come out."""
-    script = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_sinks_dv.py"
-    result = subprocess.run([sys.executable, str(script), "--device", "cpu", "--tiny", "--out",
-                             str(tmp_path)], capture_output=True, text=True, timeout=300,
-                            env=script_env())
-    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    run_cpu_check("bench_sinks_dv.py", tmp_path)
     table = next(tmp_path.glob("sinks_dv_*.md")).read_text()
     assert "| sinks B=1 Hq=4 Hkv=2 S=300 D=16 window 128 | bwd |" in table
     assert "| dv B=2 Hq=2 Hkv=2 S=48 D=24/16 causal | fwd |" in table
