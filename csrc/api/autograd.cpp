@@ -71,11 +71,10 @@ variable_list input_grads(size_t num_inputs, variable_list grads, const Tensor& 
   return result;
 }
 
-// The options shared by every backward call, kept in the context between the two; lse, an
-// output for inspection only, is marked non-differentiable.
-// The forward's scalar options, saved as one list of doubles under one key (ints and bools are
-// exact in a double): nine entries of saved_data under keys of their own cost 0.3-0.6 us more a
-// forward with grad (string keys, hashing, the map's growth; bench_overhead.py A/B, Xeon).
+// The options shared by every backward call, kept in the context between the two as one list
+// of doubles under one key (ints and bools are exact in a double: nine saved_data entries under
+// keys of their own cost 0.3-0.6 us more a forward with grad, bench_overhead.py A/B on the Xeon);
+// lse, an output for inspection only, is marked non-differentiable.
 void save_options(AutogradContext* ctx, const Tensor& lse, double dropout_p, double scale,
                   int64_t window_left, int64_t window_right, bool bottom_right, double softcap,
                   bool deterministic, bool seq_first = false, int64_t max_seqlen_q = 0,
@@ -249,8 +248,7 @@ struct MemEffAttention : torch::autograd::Function<MemEffAttention> {
     if (bias_requires_grad) grads_out.push_back(dbias.sum_to_size_symint(s[5].sym_sizes()));
     // mem_eff_bwd keeps its rowsum(dO * out): the sinks' gradient recomputes it.
     const OptTensor sinks = sinks_needing_grad(ctx, s);
-    const Tensor dsinks =
-        sinks.has_value() ? sinks_grad(sinks, s[4], row_dot(grads[0], s[3])) : Tensor();
+    const Tensor dsinks = sinks.has_value() ? sinks_grad(sinks, s[4], grads[0], s[3]) : Tensor();
     return input_grads(18, std::move(grads_out), sinks_grad_as_input(dsinks, sinks),
                        {grads[0], s[0], s[1], s[2], s[3], s[5], s[10]});
   }

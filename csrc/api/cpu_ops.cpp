@@ -154,8 +154,7 @@ Quad backward(const Tensor& grad_out_in, const Tensor& q_in, const Tensor& k_in,
   check_backward_inputs(grad_out_in, out_in, lse, q_in, v_in, lse_shape(q_in, varlen));
   check_options(o, q_in, batch);
   if (sinks.has_value()) check_sinks(*sinks, q_in, q_in.sym_size(1), "sinks", "q");
-  const Tensor grad_sinks =
-      sinks_grad(sinks, lse, sinks.has_value() ? row_dot(grad_out_in, out_in) : Tensor());
+  const Tensor grad_sinks = sinks_grad(sinks, lse, grad_out_in, out_in);
   const Tensor q = last_dim_contiguous(q_in), k = last_dim_contiguous(k_in),
                v = last_dim_contiguous(v_in), out = last_dim_contiguous(out_in),
                grad_out = last_dim_contiguous(grad_out_in);

@@ -49,19 +49,18 @@ void add_sinks(const at::Tensor& out, at::Tensor& lse, const std::optional<at::T
   lse = std::move(lse_sinks);
 }
 
-at::Tensor row_dot(const at::Tensor& grad_out, const at::Tensor& out) {
-  const at::Tensor dot = at::mul(grad_out.to(at::kFloat), out).sum(-1);
-  return out.dim() == 3 ? dot.t() : dot;
+at::Tensor sum_per_head(const at::Tensor& rows) {
+  return rows.dim() == 3 ? rows.sum(at::IntArrayRef{0, 2}) : rows.sum(1);
 }
 
 at::Tensor sinks_grad(const std::optional<at::Tensor>& sinks, const at::Tensor& lse,
-                      const at::Tensor& dsum) {
+                      const at::Tensor& grad_out, const at::Tensor& out) {
   if (!sinks.has_value()) return at::empty({0}, lse.options());
-  const at::Tensor z = sinks->to(at::kFloat).unsqueeze(-1);  // (Hq, 1)
+  const at::Tensor dot = at::mul(grad_out.to(at::kFloat), out).sum(-1);  // rowsum(dO * out')
+  const at::Tensor z = sinks->to(at::kFloat).unsqueeze(-1);                // (Hq, 1)
   // The sink's probability in each row; inf - inf where lse' is the sink's own infinity.
   const at::Tensor p = at::exp(z - lse).masked_fill_(at::isinf(lse).logical_and_(lse == z), 0);
-  const at::Tensor per_row = p.mul_(dsum);
-  return (lse.dim() == 3 ? per_row.sum(at::IntArrayRef{0, 2}) : per_row.sum(1)).neg_();
+  return sum_per_head(p.mul_(out.dim() == 3 ? dot.t() : dot)).neg_();
 }
 
 std::tuple<at::Tensor, at::Tensor, at::Tensor> empty_grads(const at::Tensor& q,

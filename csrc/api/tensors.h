@@ -45,16 +45,17 @@ bool backward_without_kernel(at::Tensor& grad_q, at::Tensor& grad_k, at::Tensor&
 // A row without visible keys gets out 0 and lse = its sink.
 void add_sinks(const at::Tensor& out, at::Tensor& lse, const std::optional<at::Tensor>& sinks);
 
-// rowsum(grad_out * out) in float32, laid out like the forward's lse: (B, Hq, Sq) from
-// (B, Hq, Sq, Dv), (Hq, Tq) from packed (Tq, Hq, Dv). For backends whose kernels keep theirs.
-at::Tensor row_dot(const at::Tensor& grad_out, const at::Tensor& out);
+// The sum over each head's rows of a float32 tensor laid out like the forward's lse ((B, Hq, Sq),
+// or (Hq, Tq) varlen): (Hq,).
+at::Tensor sum_per_head(const at::Tensor& rows);
 
-// The sinks' gradient, (Hq,) float32: -sum over each head's rows of exp(sink - lse') dsum, from
-// the backward's lse' (the sink joined) and dsum = rowsum(dO * out') laid out like it; a row
-// whose lse' is its sink's infinity (no key and a sink of -inf, or a sink of +inf: out' = 0)
-// adds 0. An empty (0,) without sinks (the backward ops' grad_sinks).
+// The sinks' gradient, (Hq,) float32: -sum over each head's rows of exp(sink - lse') rowsum(dO *
+// out'), from the backward's lse' (the sink joined), grad_out and out' (dense (B, Hq, Sq, Dv) or
+// packed (Tq, Hq, Dv)), for backends whose kernels keep their row sums; a row whose lse' is its
+// sink's infinity (no key and a sink of -inf, or a sink of +inf: out' = 0) adds 0. An empty
+// (0,) without sinks (the backward ops' grad_sinks).
 at::Tensor sinks_grad(const std::optional<at::Tensor>& sinks, const at::Tensor& lse,
-                      const at::Tensor& dsum);
+                      const at::Tensor& grad_out, const at::Tensor& out);
 
 // FLASH_EXT_POISON_OUTPUTS=1 (the tests set it) fills outputs with NaN before a kernel runs, so
 // an element the kernel fails to write cannot pass for a result.

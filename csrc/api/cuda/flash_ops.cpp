@@ -128,8 +128,7 @@ Quad backward(const Tensor& grad_out_in, const Tensor& q_in, const Tensor& k_in,
   // Gradients laid out as the fake implementation says; the kernels write them with any strides.
   auto [dq, dk, dv] = empty_grads(q_in, k_in, v_in);
   if (backward_without_kernel(dq, dk, dv)) {
-    return {dq, dk, dv,
-            sinks_grad(sinks, lse_in, sinks.has_value() ? row_dot(grad_out_in, out_in) : Tensor())};
+    return {dq, dk, dv, sinks_grad(sinks, lse_in, grad_out_in, out_in)};
   }
   // Fresh empty_like of an input with a contiguous last dim (head_dim a multiple of 8) keeps
   // every stride a multiple of head_dim.
@@ -186,10 +185,7 @@ Quad backward(const Tensor& grad_out_in, const Tensor& q_in, const Tensor& k_in,
   poison({dq, dk, dv});
   gpu::check_launch(flash::run_bwd(p, max_smem, c10::cuda::getCurrentCUDAStream()),
                     "flash backward");
-  const Tensor grad_sinks = !sinks.has_value() ? at::empty({0}, f32)
-                            : lse.dim() == 3   ? sink_rows.sum(at::IntArrayRef{0, 2})
-                                               : sink_rows.sum(1);
-  return {dq, dk, dv, grad_sinks};
+  return {dq, dk, dv, sinks.has_value() ? sum_per_head(sink_rows) : at::empty({0}, f32)};
 }
 
 std::tuple<Tensor, Tensor> attention_fwd(const Tensor& q, const Tensor& k, const Tensor& v,
