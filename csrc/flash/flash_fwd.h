@@ -27,6 +27,11 @@ bool fwd_built(bool is_bf16, int kernel_head_dim);
 // Depends on batch, heads_q, seqlen_q, seqlen_k, head_dim, dropout_p and num_sms in `params`.
 int fwd_num_splits(const FwdParams& params);
 
+// Whether the call, if the persistent Hopper forward runs it, has more tile units than CTAs
+// (more than one wave), where its dynamic split helps: the caller then sets
+// params.tile_counter to a zeroed int32 (kernels that do not use it ignore it).
+bool fwd_wants_tile_counter(const FwdParams& params);
+
 // Why this build cannot run `params` (grid limits), or nullptr when it can.
 const char* fwd_unsupported(const FwdParams& params);
 

@@ -8,6 +8,7 @@
 
 #include "dropout.h"
 #include "flash_fwd.h"
+#include "fwd_sm90_tiles.h"
 #include "variants.h"
 
 namespace flash {
@@ -40,6 +41,13 @@ int fwd_num_splits(const FwdParams& p) {
     if (waves >= 1.0 && waves / std::ceil(waves) >= 0.9) return s;
   }
   return std::max(1, max_splits);
+}
+
+bool fwd_wants_tile_counter(const FwdParams& p) {
+  if (p.num_splits > 1 || p.dropout_p > 0.f || !p.hopper_kernels || p.num_sms <= 0) return false;
+  const int units = p.window_right == 0 ? Sm90FwdTiles<kSm90FwdBlockM, true>(p).units
+                                        : Sm90FwdTiles<kSm90FwdBlockM, false>(p).units;
+  return units > p.num_sms;
 }
 
 const char* fwd_unsupported(const FwdParams& p) {

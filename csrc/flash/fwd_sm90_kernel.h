@@ -22,6 +22,7 @@
 #include <cutlass/arch/reg_reconfig.h>
 #include <cutlass/fast_math.h>
 
+#include "fwd_sm90_tiles.h"
 #include "kernel_traits.h"
 #include "mask.h"
 #include "params.h"
@@ -38,7 +39,7 @@ template <int kHeadDim_, int kBlockN_, int kStages_, typename Element_>
 struct Sm90FwdTraits {
   using Element = Element_;
   static constexpr int kHeadDim = kHeadDim_;
-  static constexpr int kBlockM = 128;  // 64 rows per consumer warpgroup
+  static constexpr int kBlockM = kSm90FwdBlockM;  // 64 rows per consumer warpgroup
   static constexpr int kBlockN = kBlockN_;
   static constexpr int kStages = kStages_;
   static constexpr int kNThreads = 384;  // producer + two consumer warpgroups
@@ -87,6 +88,9 @@ struct Sm90FwdTraits {
     uint64_t q_full, q_empty;
     uint64_t k_full[kStages], k_empty[kStages];
     uint64_t v_full[kStages], v_empty[kStages];
+    // Dynamic tiles: the units the producer took, in a ring of two, for the consumers.
+    int unit[2];
+    uint64_t unit_full[2], unit_empty[2];
   };
   static constexpr int kSmemSize = sizeof(SharedStorage);
   static constexpr uint32_t kBytesQ = kBlockM * kHeadDim * sizeof(Element);
@@ -147,37 +151,6 @@ Sm90FwdTma<Traits> make_sm90_fwd_tma(const FwdParams& p) {
 // epilogue.
 enum class Sm90FwdBarrier : uint32_t { kTurn0 = 0, kTurn1 = 1, kEpilogue0 = 2, kEpilogue1 = 3 };
 
-// The tiles (query block, head, batch) of a call and their static split over the persistent
-// CTAs, the same sequence for every warp of a CTA. A unit is one query block, or, with a causal
-// mask, the pair (num_m - 1 - j, j) of one head, whose key-block counts add up to about the
-// same for every j, so that striding over units balances the CTAs (striding over single causal
-// blocks gives some CTAs 1.4x the work of others at 8 blocks a head). Consecutive units are
-// blocks of one head: the CTAs running at once share its K and V in L2.
-template <int kBlockM, bool kCausal>
-struct Sm90FwdTiles {
-  int heads, num_m, per_head, units;
-
-  __host__ __device__ explicit Sm90FwdTiles(const FwdParams& p)
-      : heads(p.heads_q),
-        num_m((p.seqlen_q + kBlockM - 1) / kBlockM),
-        per_head(kCausal ? (num_m + 1) / 2 : num_m),
-        units(p.batch * p.heads_q * per_head) {}
-
-  // fn(m_block, head, batch) for each tile of this CTA, in order. One call site, so that fn
-  // (the whole tile's code) is inlined once.
-  template <typename Fn>
-  __device__ __forceinline__ void for_each(Fn&& fn) const {
-    bool second = false;  // causal: the light block of the unit's pair
-#pragma unroll 1
-    for (int u = blockIdx.x; u < units;) {
-      const int bh = u / per_head, j = u % per_head;
-      fn(kCausal && !second ? num_m - 1 - j : j, bh % heads, bh / heads);
-      second = kCausal && !second && j != num_m - 1 - j;
-      if (!second) u += gridDim.x;
-    }
-  }
-};
-
 // What the producer and the consumers both derive for a tile: the sequence, the mask and the
 // order of its key blocks (empty when no key is visible from it).
 template <typename Traits, bool kCausal>
@@ -236,6 +209,11 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
       Barrier::init(&smem.k_empty[s], 8);
       Barrier::init(&smem.v_empty[s], 8);
     }
+    CUTE_UNROLL
+    for (int s = 0; s < 2; ++s) {
+      Barrier::init(&smem.unit_full[s], 1);
+      Barrier::init(&smem.unit_empty[s], 8);
+    }
     cutlass::arch::fence_barrier_init();
   }
   __syncthreads();
@@ -249,8 +227,19 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
     // consumers free the buffers.
     cutlass::arch::warpgroup_reg_dealloc<24>();
     if (warp == 0 && cute::elect_one_sync()) {
-      int tile_count = 0, block_count = 0;
-      tiles.for_each([&](int m_block, int bidh, int bidb) __attribute__((always_inline)) {
+      int tile_count = 0, block_count = 0, taken = 0;
+      // The CTA's next unit: taken from the counter and handed to the consumers (dynamic).
+      auto next_unit = [&]() {
+        if (params.tile_counter == nullptr) return int(blockIdx.x + ++taken * gridDim.x);
+        const int slot = taken % 2;
+        Barrier::wait(&smem.unit_empty[slot], ((taken / 2) & 1) ^ 1);
+        const int u = int(gridDim.x) + atomicAdd(params.tile_counter, 1);
+        smem.unit[slot] = u;
+        Barrier::arrive(&smem.unit_full[slot]);
+        ++taken;
+        return u;
+      };
+      tiles.for_each(next_unit, [&](int m_block, int bidh, int bidb) __attribute__((always_inline)) {
         const Tile t(params, m_block, bidh, bidb);
         if (t.empty_rows()) return;
         const int num_blocks = t.order.num_blocks;
@@ -333,8 +322,17 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
   // hand-over after the last, so that each consumer starts its next tile's products as soon as
   // the other has issued its last ones of this tile (its epilogue under the other's GEMMs).
   if (wg == 1) NamedBarrier::arrive(256, other_turn);
-  int tile_count = 0, block_count = 0;
-  tiles.for_each([&](int m_block, int bidh, int bidb) __attribute__((always_inline)) {
+  int tile_count = 0, block_count = 0, taken = 0;
+  auto next_unit = [&]() {  // the producer's next_unit, read back
+    if (params.tile_counter == nullptr) return int(blockIdx.x + ++taken * gridDim.x);
+    const int slot = taken % 2;
+    Barrier::wait(&smem.unit_full[slot], (taken / 2) & 1);
+    const int u = smem.unit[slot];
+    release(&smem.unit_empty[slot]);
+    ++taken;
+    return u;
+  };
+  tiles.for_each(next_unit, [&](int m_block, int bidh, int bidb) __attribute__((always_inline)) {
     const Tile t(params, m_block, bidh, bidb);
     if (t.empty_rows()) return;
     const int m0 = t.m0, m_end = t.m_end;

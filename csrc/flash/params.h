@@ -69,6 +69,10 @@ struct FwdParams {
   float* out_accum = nullptr;
   float* lse_accum = nullptr;
 
+  // The persistent Hopper forward's unit counter (int32, zero at launch; fwd_wants_tile_counter
+  // says when): CTAs take their units after the first from it. nullptr: a static split.
+  int* tile_counter = nullptr;
+
   bool is_bf16 = false;  // else fp16
   int num_sms = 0;       // of the device, for the split heuristic
   // Run the Hopper (wgmma) kernels where the device and the call allow; false keeps every call

@@ -110,6 +110,11 @@ std::tuple<Tensor, Tensor> forward(const Tensor& q_in, const Tensor& k_in, const
     sinks_f32 = sinks->to(at::kFloat).contiguous();
     p.sinks = sinks_f32.data_ptr<float>();
   }
+  Tensor tile_counter;
+  if (flash::fwd_wants_tile_counter(p)) {
+    tile_counter = at::zeros({1}, q.options().dtype(at::kInt));
+    p.tile_counter = tile_counter.data_ptr<int>();
+  }
   poison({out, lse});
   gpu::check_launch(flash::run_fwd(p, c10::cuda::getCurrentCUDAStream()), "flash forward");
   return {out, lse};
