@@ -265,6 +265,27 @@ def test_many_tiles_per_cta(dtype, head_dim, case):
         check(*flash_style(window_size=(90, 40)), (q, k, v))
 
 
+@pytest.mark.parametrize("is_causal", [False, True])
+def test_many_tiles_beside_another_stream(is_causal):
+    """The persistent forward's CTAs take their tiles from a counter (calls of more than one wave):
+    with a long GEMM on another stream holding SMs as the call starts, CTAs start late and take
+    fewer tiles; every tile must still be computed once."""
+    q, k, v = qkv(2, 32, 8, 600, 600, 128, torch.bfloat16)
+    a = randn(8192, 8192, dtype=torch.bfloat16)
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    run, reference = sdpa_style(is_causal=is_causal)
+
+    def beside(q, k, v):
+        with torch.cuda.stream(side):
+            for _ in range(4):
+                a @ a
+        return run(q, k, v)
+
+    check(beside, reference, (q, k, v))
+    torch.cuda.current_stream().wait_stream(side)
+
+
 # Split-KV decoding and 64-bit offsets.
 
 
