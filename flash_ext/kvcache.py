@@ -1,10 +1,12 @@
 """flash_attn_with_kvcache: attention of new query tokens against a KV cache, appending the new
 keys and values to the cache in place, with flash-attn 2.x's meaning.
 
-This first version gathers each sequence's visible keys from the cache (dense or paged) into a
-packed copy and runs the varlen entry point on it, on every backend; the decode kernels that
-read the cache where it lies (paged, GQA-packed, split-KV) are still to come, so it costs a copy
-of the visible cache per call.
+On CUDA (fp16/bf16, the flash backend built for the head dim, no ALiBi, at most 64 query rows
+per kv head: decoding and speculative steps) the decode kernel reads the cache where it lies,
+dense or paged, once per kv head for all the query heads that share it, split across the GPU
+(torch.ops.flash_ext.kvcache_fwd), without a host sync. Other calls (CPU, fp32, ALiBi, long
+query chunks) gather each sequence's visible keys into a packed copy and run the varlen entry
+point on it.
 """
 
 from __future__ import annotations
@@ -12,9 +14,15 @@ from __future__ import annotations
 import torch
 from torch import Tensor
 
+from flash_ext.dispatch import FLASH_KERNEL_HEAD_DIMS
 from flash_ext.interface import flash_attn_varlen_func
+from flash_ext.ops import CUDA_BACKENDS, FLASH_DTYPES, FLASH_HDIMS, ops
 from flash_ext.paged import CacheIndex, ranges
 from flash_ext.rotary import apply_rotary_emb
+
+#: The decode kernel's most query rows (seqlen_q x heads_q / heads_kv) per kv head.
+MAX_KERNEL_ROWS = 64
+_DTYPE_NAMES = {torch.float16: "fp16", torch.bfloat16: "bf16"}
 
 
 def _per_batch(value: int | Tensor | None, name: str, batch: int, default: int,
@@ -28,6 +36,32 @@ def _per_batch(value: int | Tensor | None, name: str, batch: int, default: int,
                              f"{value.dtype} of shape {tuple(value.shape)}")
         return value.to(device=device, dtype=torch.int64)
     return torch.full((batch,), int(value), dtype=torch.int64, device=device)
+
+
+def _rows_aligned(t: Tensor) -> bool:
+    """Rows the CUDA kernels read in place in 16-byte pieces: a contiguous last dim and 16-byte
+    aligned strides and start."""
+    return (t.stride(-1) == 1 and all(s % 8 == 0 for s in t.stride()[:-1])
+            and t.data_ptr() % 16 == 0)
+
+
+def _kernel_runs(q: Tensor, k_cache: Tensor, v_cache: Tensor, alibi_slopes) -> bool:
+    """Whether the CUDA decode kernel takes the call (the module docstring says which)."""
+    if not q.is_cuda or "flash" not in CUDA_BACKENDS or alibi_slopes is not None:
+        return False
+    head_dim = q.shape[-1]
+    kernel_dim = next((d for d in FLASH_KERNEL_HEAD_DIMS if d >= head_dim), None)
+    return (_DTYPE_NAMES.get(q.dtype) in FLASH_DTYPES and kernel_dim in FLASH_HDIMS
+            and head_dim % 8 == 0 and k_cache.dtype == v_cache.dtype == q.dtype
+            and k_cache.device == q.device and k_cache.shape[2] > 0
+            and q.shape[2] % k_cache.shape[2] == 0
+            and q.shape[1] * (q.shape[2] // k_cache.shape[2]) <= MAX_KERNEL_ROWS
+            and torch.cuda.get_device_capability(q.device) >= (8, 0)
+            and _rows_aligned(k_cache) and _rows_aligned(v_cache))
+
+
+def _int32(t: Tensor | None) -> Tensor | None:
+    return None if t is None else t.to(torch.int32).contiguous()
 
 
 def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None, rotary_cos=None,
@@ -74,10 +108,21 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None, rotary_cos=None
                           or v.shape != k.shape):
         raise ValueError(f"k and v must be ({batch}, seqlen_new, {k_cache.shape[2]}, "
                          f"{k_cache.shape[3]}), got {tuple(k.shape)} and {tuple(v.shape)}")
-    longest = int((lengths + new).max()) if batch else 0
-    if longest > cache.capacity or (batch and int(lengths.min()) < 0):
-        raise ValueError(f"cache_seqlens must be >= 0 with cache_seqlens + seqlen_new <= the "
-                         f"cache's {cache.capacity} tokens, got {lengths.tolist()} + {new}")
+    kernel = _kernel_runs(q, k_cache, v_cache, alibi_slopes)
+    message = (f"cache_seqlens must be >= 0 with cache_seqlens + seqlen_new <= the cache's "
+               f"{cache.capacity} tokens, got ")
+    if not isinstance(cache_seqlens, Tensor):
+        length = cache.capacity if cache_seqlens is None else int(cache_seqlens)
+        if batch and not 0 <= length <= cache.capacity - new:
+            raise ValueError(f"{message}{length} + {new}")
+    elif batch:
+        fits = ((lengths >= 0) & (lengths + new <= cache.capacity)).all()
+        if kernel:  # checked on the device without waiting (a failure stops the CUDA context)
+            torch._assert_async(fits, f"flash_attn_with_kvcache: {message}more, + {new}")
+        elif not bool(fits):
+            raise ValueError(f"{message}{lengths.tolist()} + {new}")
+    if kernel and batch:
+        cache.assert_within(k_cache.shape[0], lengths + new)
     rotary_start = lengths - leftpad  # positions count from the left padding
     if rotary_cos is not None:
         if k is not None:
@@ -91,14 +136,21 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None, rotary_cos=None
             q = apply_rotary_emb(rows, rotary_cos, rotary_sin, rotary_interleaved,
                                  seqlen_offsets=rotary_start.repeat_interleave(seqlen_q))
             q = q.view(batch, seqlen_q, *q.shape[2:])
-    if k is not None:
-        sequence, position = ranges(lengths, lengths + new)
-        where = cache.index(sequence, position)
-        offset = position - lengths[sequence]
+    if k is not None:  # (B, new) positions: no host sync
+        position = lengths[:, None] + torch.arange(new, device=device)
+        where = cache.index(torch.arange(batch, device=device)[:, None].expand(-1, new), position)
         with torch.no_grad():  # the cache is state, not part of the graph
-            k_cache[where] = k[sequence, offset].to(k_cache.dtype)
-            v_cache[where] = v[sequence, offset].to(v_cache.dtype)
+            k_cache[where] = k.to(k_cache.dtype)
+            v_cache[where] = v.to(v_cache.dtype)
     ends = lengths + new
+    if kernel:
+        window_left, window_right = window_size
+        out, lse = ops.kvcache_fwd(
+            q, k_cache, v_cache, ends.to(torch.int32), _int32(cache_batch_idx),
+            None if cache_leftpad is None else leftpad.to(torch.int32), block_table,
+            q.shape[-1] ** -0.5 if softmax_scale is None else softmax_scale, window_left,
+            0 if causal else window_right, softcap, learnable_sink)
+        return (out, lse) if return_softmax_lse else out
     sequence, position = ranges(leftpad, ends)
     where = cache.index(sequence, position)
     keys, values = k_cache[where], v_cache[where]

@@ -114,3 +114,9 @@ def _cpu_dropout_keep_mask_fake(dropout_seed, batch, heads, seqlen_q, seqlen_k, 
 @torch.library.register_fake("flash_ext::flash_dropout_keep_mask")
 def _flash_dropout_keep_mask_fake(q, k, dropout_seed, dropout_p):
     return q.new_empty((q.shape[0], q.shape[1], q.shape[2], k.shape[2]), dtype=torch.bool)
+
+
+@torch.library.register_fake("flash_ext::kvcache_fwd")
+def _kvcache_fwd_fake(q, k_cache, v_cache, *args):
+    return (torch.empty_like(q, memory_format=torch.contiguous_format),
+            q.new_empty((q.shape[0], q.shape[2], q.shape[1]), dtype=torch.float32))

@@ -1,6 +1,8 @@
-"""flash_attn_with_kvcache on the CPU against reference.py: dense and paged caches, appends
-(across pages), rotary in both layouts, cache_leftpad, cache_batch_idx, GQA, window, softcap,
-ALiBi, the cache's contents after the append, and argument errors."""
+"""flash_attn_with_kvcache against reference.py: dense and paged caches, appends (across pages),
+rotary in both layouts, cache_leftpad, cache_batch_idx, GQA, window, softcap, ALiBi, the cache's
+contents after the append, and argument errors on the CPU; on CUDA the decode kernel that reads
+the cache in place (kvcache.py's route) by the float64 rule over the same features, sinks and
+several row tiles and splits."""
 
 from __future__ import annotations
 
@@ -10,6 +12,9 @@ import pytest
 import torch
 
 import flash_ext
+from flash_ext import kvcache
+from flash_ext.dispatch import FLASH_KERNEL_HEAD_DIMS
+from flash_ext.ops import FLASH_DTYPES, FLASH_HDIMS
 from flash_ext.rotary import apply_rotary_emb
 from flash_ext.reference import attention_ref
 from attention_check import assert_rule, run_cpu_check
@@ -225,3 +230,95 @@ def test_bench_decode_runs(tmp_path):
     table = next(tmp_path.glob("decode_*.md")).read_text()
     assert "| Sq=4 B=3 S=80 Hq=4 Hkv=2 D=16 |" in table
     assert "flash_ext_paged16" in table and "%) (!)" not in table
+
+
+# (name, heads_q, heads_kv, seqlen_q, head_dim, options): the decode kernel's cases on CUDA.
+KERNEL_CASES = [
+    ("dense_gqa", 8, 2, 1, 128, {}),
+    ("paged16_mqa_causal", 16, 1, 4, 64, {"causal": True}),
+    ("paged48_window", 8, 8, 2, 128, {"causal": True, "window_size": (40, 0)}),
+    # 5 tokens x 8 heads a kv head: three 16-row tiles; leftpad and cache rows.
+    ("batch_idx_leftpad_tiles", 32, 4, 5, 128, {"causal": True, "leftpad": True}),
+    ("paged256_softcap_sinks", 8, 2, 1, 256, {"softcap": 30.0, "sinks": True}),
+    ("dense_d80_no_append", 4, 2, 3, 80, {"causal": True, "no_append": True}),
+]
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16], ids=["bf16", "fp16"])
+@pytest.mark.parametrize("case", KERNEL_CASES, ids=[c[0] for c in KERNEL_CASES])
+def test_cuda_decode_kernel(case, dtype):
+    """The decode kernel's out, lse and the appended cache against the float64 reference, with
+    lengths from empty to full and a capacity of several splits."""
+    name, heads_q, heads_kv, seqlen_q, head_dim, options = case
+    if next(d for d in FLASH_KERNEL_HEAD_DIMS if d >= head_dim) not in FLASH_HDIMS:
+        pytest.skip(f"no flash kernel for head_dim {head_dim} in this build")
+    if {torch.bfloat16: "bf16", torch.float16: "fp16"}[dtype] not in FLASH_DTYPES:
+        pytest.skip(f"no flash kernels for {dtype} in this build")
+    options = dict(options)
+    g = torch.Generator().manual_seed(zlib.crc32(name.encode()))
+    batch, capacity, new = 3, 1536, 0 if options.pop("no_append", False) else seqlen_q
+    q = torch.randn(batch, seqlen_q, heads_q, head_dim, generator=g).to(dtype)
+    k, v = (torch.randn(batch, new, heads_kv, head_dim, generator=g).to(dtype) for _ in range(2))
+    rows = torch.tensor([4, 0, 2]) if name.startswith("batch_idx") else torch.arange(batch)
+    k_cache, v_cache = (torch.randn(int(rows.max()) + 1, capacity, heads_kv, head_dim,
+                                    generator=g).to(dtype) for _ in range(2))
+    lengths = torch.tensor([0, 700, capacity - new], dtype=torch.int32)
+    leftpad = torch.tensor([0, 33, 500]) if options.pop("leftpad", False) else torch.zeros(batch)
+    sinks = torch.randn(heads_q, generator=g) if options.pop("sinks", False) else None
+    causal, window = options.pop("causal", False), options.pop("window_size", (-1, -1))
+    ref_options = dict(options, sinks=sinks)
+    args = (q, k_cache, v_cache, k if new else None, v if new else None, lengths, leftpad, rows,
+            None, None, False, causal, window)
+    ref64, lse64, k_after, v_after = expected(*args, **ref_options)
+    ref_lowp, lse_lowp, *_ = expected(*args, compute_dtype=None, **ref_options)
+
+    cuda = {"q": q.cuda(), "k_cache": k_cache.cuda(), "v_cache": v_cache.cuda()}
+    kwargs = dict(cache_seqlens=lengths.cuda(), causal=causal, window_size=window,
+                  return_softmax_lse=True, learnable_sink=None if sinks is None else sinks.cuda(),
+                  **options)
+    if new:
+        kwargs.update(k=k.cuda(), v=v.cuda())
+    if leftpad.any():
+        kwargs["cache_leftpad"] = leftpad.to(torch.int32).cuda()
+    if name.startswith("batch_idx"):
+        kwargs["cache_batch_idx"] = rows.to(torch.int32).cuda()
+    if name.startswith("paged"):
+        page = int(name.removeprefix("paged").split("_")[0])
+        pages_k, table = paged(k_cache, page, torch.Generator().manual_seed(0))
+        pages_v, _ = paged(v_cache, page, torch.Generator().manual_seed(0))
+        cuda.update(k_cache=pages_k.cuda(), v_cache=pages_v.cuda())
+        kwargs["block_table"] = table.cuda()
+    assert kvcache._kernel_runs(cuda["q"], cuda["k_cache"], cuda["v_cache"], None)
+    out, lse = flash_ext.flash_attn_with_kvcache(**cuda, **kwargs)
+    assert out.dtype == dtype and out.shape == q.shape
+    assert_rule("out", out.cpu(), ref64, ref_lowp)
+    assert_rule("lse", lse.cpu(), lse64, lse_lowp.float(), eps=1e-3)
+    if name.startswith("paged"):
+        table = kwargs["block_table"].long()
+        got_k = cuda["k_cache"][table].reshape(batch, -1, heads_kv, head_dim).cpu()
+        assert torch.equal(got_k, k_after[:, :got_k.shape[1]])
+    else:
+        assert torch.equal(cuda["k_cache"].cpu(), k_after)
+        assert torch.equal(cuda["v_cache"].cpu(), v_after)
+
+
+@pytest.mark.gpu
+def test_cuda_decode_kernel_no_host_sync():
+    """A decoding step with cache_seqlens on the device runs without waiting for the GPU (the
+    check of the lengths too), so that a loop of them queues ahead."""
+    if 64 not in FLASH_HDIMS or "bf16" not in FLASH_DTYPES:
+        pytest.skip("no bf16 flash kernel for head_dim 64 in this build")
+    q = torch.randn(2, 1, 8, 64, device="cuda", dtype=torch.bfloat16)
+    k_cache, v_cache = (torch.randn(2, 256, 2, 64, device="cuda", dtype=torch.bfloat16)
+                        for _ in range(2))
+    lengths = torch.tensor([10, 200], dtype=torch.int32, device="cuda")
+    flash_ext.flash_attn_with_kvcache(q, k_cache, v_cache, q[:, :, :2], q[:, :, :2],
+                                      cache_seqlens=lengths, causal=True)  # warm-up
+    torch.cuda.synchronize()
+    torch.cuda.set_sync_debug_mode("error")
+    try:
+        flash_ext.flash_attn_with_kvcache(q, k_cache, v_cache, q[:, :, :2], q[:, :, :2],
+                                          cache_seqlens=lengths, causal=True)
+    finally:
+        torch.cuda.set_sync_debug_mode("default")

@@ -53,6 +53,7 @@ __global__ void __launch_bounds__(kCombineWarps * 32)
     if (col >= params.head_dim) break;
     float4 acc = make_float4(0.f, 0.f, 0.f, 0.f);
     if (lse_keys != -INFINITY) {
+      #pragma unroll 4  // independent loads in flight (decoding: tens of splits a row)
       for (int s = 0; s < splits; ++s) {
         const float w = __expf(params.lse_accum[s * rows + row] - lse);
         const float4 o = *reinterpret_cast<const float4*>(params.out_accum + (s * rows + row) * kHeadDim + col);

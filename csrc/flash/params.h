@@ -80,6 +80,23 @@ struct FwdParams {
   bool hopper_kernels = true;
 };
 
+// Decoding against a KV cache where it lies (decode_kernel.h): q (B, Sq, Hq, D) with q's
+// strides in FwdParams (row = token), k and v a dense (B_cache, S_cache, Hkv, D) cache or pages
+// (num_pages, page_size, Hkv, D) with their strides in k/v_*_stride (batch = cache row or page,
+// row = token), out like q, lse (B, Hq, Sq). seqlen_k is the cache's capacity in tokens;
+// the fp32 partials (out_accum, lse_accum) hold a slice per split (decode_slices).
+struct DecodeParams : FwdParams {
+  const int* cache_seqlens = nullptr;    // (B,) int32: tokens each sequence has; nullptr: all
+  const int* cache_leftpad = nullptr;    // (B,) int32: where each sequence starts; nullptr: 0
+  const int* cache_batch_idx = nullptr;  // (B,) int32: dense cache row of each sequence
+  int cache_rows = 0;                    // dense: B_cache; paged: num_pages
+  // Paged: block_table (B, max_blocks) int32, page p of sequence b at
+  // block_table[b * block_table_stride + p]; nullptr for a dense cache.
+  const int* block_table = nullptr;
+  int64_t block_table_stride = 0;
+  int page_size = 0;
+};
+
 // The backward reads the forward's call (q, k, v, out, lse and every option) and adds the
 // output gradient, the input gradients and its fp32 workspaces.
 struct BwdParams : FwdParams {

@@ -11,6 +11,7 @@
 #include <iterator>
 
 #include "../../flash/flash_bwd.h"
+#include "../../flash/flash_decode.h"
 #include "../../flash/flash_fwd.h"
 #include "../checks.h"
 #include "../tensors.h"
@@ -264,6 +265,128 @@ Tensor flash_dropout_keep_mask(const Tensor& q, const Tensor& k, const Tensor& d
   return keep;
 }
 
+// An optional int32 tensor of `shape` on q's device with a contiguous last dim (the decode
+// kernel's cache_seqlens, cache_batch_idx, cache_leftpad and block_table).
+const int* index_tensor(const OptTensor& t, const char* name, at::IntArrayRef shape,
+                        const Tensor& q) {
+  if (!t.has_value()) return nullptr;
+  TORCH_CHECK_VALUE(t->scalar_type() == at::kInt && t->device() == q.device() &&
+                        t->sizes() == shape && (t->dim() == 0 || t->stride(-1) == 1),
+                    "flash_ext: ", name, " must be an int32 tensor of shape ", shape, " on ",
+                    q.device(), " with a contiguous last dim, got ", t->scalar_type(), " of shape ",
+                    t->sizes(), " on ", t->device());
+  return t->data_ptr<int>();
+}
+
+// flash_attn_with_kvcache's attention on the cache where it lies (flash/decode_kernel.h):
+// q (B, Sq, Hq, D); k_cache and v_cache dense (B_cache, S_cache, Hkv, D), rows chosen by
+// cache_batch_idx, or pages (num_pages, page_size, Hkv, D) of block_table (B, max_blocks);
+// cache_seqlens (B,) the tokens each sequence has (new ones included), cache_leftpad (B,) where
+// it starts. Query token i sits at position cache_seqlens - Sq + i: windows (causal is
+// window_right 0) align bottom-right. Returns out (B, Sq, Hq, D) and lse (B, Hq, Sq) fp32.
+std::tuple<Tensor, Tensor> kvcache_fwd(const Tensor& q_in, const Tensor& k_cache,
+                                       const Tensor& v_cache, const OptTensor& cache_seqlens,
+                                       const OptTensor& cache_batch_idx,
+                                       const OptTensor& cache_leftpad,
+                                       const OptTensor& block_table, double scale,
+                                       int64_t window_left, int64_t window_right, double softcap,
+                                       const OptTensor& sinks) {
+  TORCH_CHECK_VALUE(q_in.dim() == 4, "flash_ext: q must be (batch, seqlen_q, heads, head_dim), "
+                    "got shape ", q_in.sizes());
+  check_flash_device_and_dtype(q_in);
+  check_flash_head_dim(q_in);
+  for (const Tensor* cache : {&k_cache, &v_cache}) {
+    const char* name = cache == &k_cache ? "k_cache" : "v_cache";
+    TORCH_CHECK_VALUE(cache->dim() == 4 && cache->sizes() == k_cache.sizes() &&
+                          cache->size(3) == q_in.size(3),
+                      "flash_ext: ", name, " must be (batch or pages, seqlen or page_size, "
+                      "heads_kv, ", q_in.size(3), ") like k_cache, got ", cache->sizes());
+    TORCH_CHECK_VALUE(cache->scalar_type() == q_in.scalar_type() &&
+                          cache->device() == q_in.device(),
+                      "flash_ext: ", name, " must be ", q_in.scalar_type(), " on ", q_in.device(),
+                      " like q, got ", cache->scalar_type(), " on ", cache->device());
+    TORCH_CHECK_VALUE(gpu::rows_aligned(*cache, kRowElems), "flash_ext: ", name, " must have a "
+                      "contiguous last dim, 16-byte aligned strides and start (it is read in "
+                      "place), got strides ", cache->strides());
+  }
+  const int64_t batch = q_in.size(0), seqlen_q = q_in.size(1), heads_q = q_in.size(2);
+  const int64_t heads_kv = k_cache.size(2);
+  TORCH_CHECK_VALUE(heads_kv > 0 && heads_q % heads_kv == 0, "flash_ext: q's ", heads_q,
+                    " heads must be a multiple of the cache's ", heads_kv);
+  const int64_t tokens = block_table.has_value()
+                             ? (block_table->dim() == 2 ? block_table->size(1) : 0) * k_cache.size(1)
+                             : k_cache.size(1);
+  if (sinks.has_value()) check_sinks(*sinks, q_in, heads_q, "learnable_sink", "q");
+  TORCH_CHECK_VALUE(scale > 0.0 && softcap >= 0.0, "flash_ext: scale must be > 0 and softcap "
+                    ">= 0, got ", scale, " and ", softcap);
+  const c10::cuda::CUDAGuard guard(q_in.device());
+  const Tensor q = aligned_rows(q_in);
+  Tensor out = at::empty_like(q, at::MemoryFormat::Contiguous);
+  Tensor lse = at::empty({batch, heads_q, seqlen_q}, q.options().dtype(at::kFloat));
+  if (out.numel() == 0) return {out, lse};
+
+  flash::DecodeParams p;
+  p.cache_seqlens = index_tensor(cache_seqlens, "cache_seqlens", {batch}, q);
+  p.cache_batch_idx = index_tensor(cache_batch_idx, "cache_batch_idx", {batch}, q);
+  p.cache_leftpad = index_tensor(cache_leftpad, "cache_leftpad", {batch}, q);
+  if (block_table.has_value()) {
+    TORCH_CHECK_VALUE(!cache_batch_idx.has_value(), "flash_ext: cache_batch_idx is not "
+                      "supported with block_table (paged cache)");
+    p.block_table = index_tensor(block_table, "block_table",
+                                 {batch, block_table->dim() == 2 ? block_table->size(1) : 0}, q);
+    p.block_table_stride = block_table->stride(0);
+    p.page_size = gpu::to_int(k_cache.size(1), "page_size");
+    TORCH_CHECK_VALUE(p.page_size > 0, "flash_ext: a paged cache needs page_size > 0");
+  }
+  p.q = q.data_ptr();
+  p.k = k_cache.data_ptr();
+  p.v = v_cache.data_ptr();
+  p.out = out.data_ptr();
+  p.lse = lse.data_ptr<float>();
+  // (batch or page, token, head) strides: the kernel's batch, row and head.
+  const auto strides = [](const Tensor& t, int64_t& batch_s, int64_t& head_s, int64_t& row_s) {
+    batch_s = t.stride(0), row_s = t.stride(1), head_s = t.stride(2);
+  };
+  strides(q, p.q_batch_stride, p.q_head_stride, p.q_row_stride);
+  strides(k_cache, p.k_batch_stride, p.k_head_stride, p.k_row_stride);
+  strides(v_cache, p.v_batch_stride, p.v_head_stride, p.v_row_stride);
+  strides(out, p.o_batch_stride, p.o_head_stride, p.o_row_stride);
+  p.batch = gpu::to_int(batch, "batch");
+  p.heads_q = gpu::to_int(heads_q, "heads_q");
+  p.heads_kv = gpu::to_int(heads_kv, "heads_kv");
+  p.seqlen_q = gpu::to_int(seqlen_q, "seqlen_q");
+  p.seqlen_k = gpu::to_int(tokens, "the cache's tokens");
+  p.cache_rows = gpu::to_int(k_cache.size(0), "the cache's rows or pages");
+  p.head_dim = p.head_dim_v = gpu::to_int(q.size(3), "head_dim");
+  p.is_bf16 = q.scalar_type() == at::kBFloat16;
+  p.num_sms = gpu::device_attribute(cudaDevAttrMultiProcessorCount, q);
+  p.scale = static_cast<float>(scale);
+  p.softcap = static_cast<float>(softcap);
+  const int64_t span = tokens + seqlen_q;  // wider windows are no windows
+  p.window_left = window_left < 0 || window_left > span ? -1 : static_cast<int>(window_left);
+  p.window_right = window_right < 0 || window_right > span ? -1 : static_cast<int>(window_right);
+  p.num_splits = flash::decode_num_splits(p);
+  const int64_t rows_per_head = seqlen_q * (heads_q / heads_kv);
+  TORCH_CHECK(batch * heads_kv * ((rows_per_head + 15) / 16) < (int64_t(1) << 31),
+              "flash_ext: batch * heads_kv * ceil(seqlen_q * heads_q / heads_kv / 16) must be "
+              "< 2^31 (the decode kernel's grid)");
+  const auto f32 = q.options().dtype(at::kFloat);
+  const int slices = flash::decode_slices(p);
+  const Tensor out_accum = at::empty(
+      {slices, batch, heads_q, seqlen_q, flash::kernel_head_dim(p.head_dim)}, f32);
+  const Tensor lse_accum = at::empty({slices, batch, heads_q, seqlen_q}, f32);
+  p.out_accum = out_accum.data_ptr<float>();
+  p.lse_accum = lse_accum.data_ptr<float>();
+  Tensor sinks_f32;
+  if (sinks.has_value()) {
+    sinks_f32 = sinks->to(at::kFloat).contiguous();
+    p.sinks = sinks_f32.data_ptr<float>();
+  }
+  poison({out, lse});
+  gpu::check_launch(flash::run_decode(p, c10::cuda::getCurrentCUDAStream()), "flash decode");
+  return {out, lse};
+}
+
 }  // namespace
 
 TORCH_LIBRARY_IMPL(flash_ext, CUDA, m) {
@@ -272,6 +395,7 @@ TORCH_LIBRARY_IMPL(flash_ext, CUDA, m) {
   m.impl("attention_varlen_fwd", &attention_varlen_fwd);
   m.impl("attention_varlen_bwd", &attention_varlen_bwd);
   m.impl("flash_dropout_keep_mask", &flash_dropout_keep_mask);
+  m.impl("kvcache_fwd", &kvcache_fwd);
 }
 
 }  // namespace flash_ext

@@ -1,0 +1,75 @@
+// Host side of decoding against a KV cache: the split heuristic and the launches, for the
+// compiled (dtype, head dim) variants.
+#include <algorithm>
+
+#include "decode_kernel.h"
+#include "flash_decode.h"
+#include "flash_fwd.h"
+#include "fwd_combine.h"
+#include "variants.h"
+
+namespace flash {
+
+namespace {
+
+// Calls f(TypeTag<Element>{}, kHeadDim) for the call's compiled variant; false when there is none.
+template <typename F>
+bool with_decode_variant(const DecodeParams& p, F f) {
+  return with_variant(p.is_bf16, kernel_head_dim(p.head_dim), [&](auto tag, auto dim) {
+    using Element = typename decltype(tag)::type;
+    constexpr int kHeadDim = decltype(dim)::value;
+    if constexpr (kDtypeBuilt<Element> && kHeadDimBuilt<kHeadDim>) {
+      f(tag, dim);
+      return true;
+    } else {
+      return false;
+    }
+  });
+}
+
+int64_t decode_ctas(const DecodeParams& p) {
+  const int64_t packed = int64_t(p.seqlen_q) * (p.heads_q / p.heads_kv);
+  return int64_t(p.batch) * p.heads_kv * ((packed + kDecodeRows - 1) / kDecodeRows);
+}
+
+}  // namespace
+
+// Memory bound: the splits give every SM its CTAs (two where they fit), rounded down so that
+// the grid ends in one wave rather than a partial second, and each split at least one tile.
+int decode_num_splits(const DecodeParams& p) {
+  int per_sm = 1;
+  with_decode_variant(p, [&](auto, auto dim) {
+    per_sm = DecodeTraits<decltype(dim)::value>::kCtasPerSm;
+  });
+  const int64_t ctas = std::max<int64_t>(1, decode_ctas(p));
+  const int64_t slots = int64_t(std::max(p.num_sms, 1)) * per_sm;
+  const int64_t tiles = (int64_t(p.seqlen_k) + kDecodeBlockN - 1) / kDecodeBlockN;
+  return static_cast<int>(std::clamp<int64_t>(slots / ctas, 1, std::clamp<int64_t>(tiles, 1, 256)));
+}
+
+int decode_slices(const DecodeParams& p) { return p.num_splits; }
+
+cudaError_t run_decode(const DecodeParams& params, cudaStream_t stream) {
+  cudaError_t err = cudaErrorInvalidValue;
+  with_decode_variant(params, [&](auto tag, auto dim) {
+    using Element = typename decltype(tag)::type;
+    constexpr int kHeadDim = decltype(dim)::value;
+    constexpr int kSmem = DecodeTraits<kHeadDim>::kSmemBytes;
+    auto kernel = &decode_kernel<Element, kHeadDim>;
+    err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem);
+    if (err != cudaSuccess) return;
+    const dim3 grid(static_cast<unsigned>(decode_ctas(params)), params.num_splits);
+    kernel<<<grid, kDecodeWarps * 32, kSmem, stream>>>(params);
+    err = cudaGetLastError();
+    if (err != cudaSuccess) return;
+    FwdParams combine = params;
+    combine.num_splits = decode_slices(params);
+    const int64_t rows = int64_t(params.batch) * params.heads_q * params.seqlen_q;
+    const unsigned blocks = static_cast<unsigned>((rows + kCombineWarps - 1) / kCombineWarps);
+    fwd_combine_kernel<Element, kHeadDim><<<blocks, kCombineWarps * 32, 0, stream>>>(combine);
+    err = cudaGetLastError();
+  });
+  return err;
+}
+
+}  // namespace flash

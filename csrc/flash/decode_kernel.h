@@ -1,0 +1,332 @@
+// Decoding against a KV cache where it lies (flash_attn_with_kvcache): a dense cache indexed by
+// cache_batch_idx, or the pages of a block table, read once per kv head however many query heads
+// share it. The query rows of a kv head's group (Sq tokens x Hq / Hkv heads, packed) form the M
+// side of one mma.sync tile; a CTA takes 16 of them against one split of the sequence's keys,
+// streamed through shared memory in kDecodeBlockN-key stages by cp.async (the row addresses of
+// each stage come from the block table, so pages of any size work). Each of the 4 warps takes
+// 16 keys of a stage and keeps its own online softmax; the warps join their rows through shared
+// memory at the end, and each split's fp32 partial goes to fwd_combine.h, which joins the splits
+// (and the sinks). Masks (the sequence's [leftpad, seqlen),
+// causal and sliding windows aligned bottom-right) and softcap apply to every score.
+#pragma once
+
+#include <cute/arch/copy_sm75.hpp>
+#include <cute/arch/copy_sm80.hpp>
+#include <cute/arch/mma_sm80.hpp>
+#include <cutlass/array.h>
+#include <cutlass/fast_math.h>
+#include <cutlass/numeric_types.h>
+
+#include <cmath>
+#include <cstdint>
+#include <type_traits>
+
+#include "params.h"
+
+namespace flash {
+
+constexpr int kDecodeWarps = 4;
+constexpr int kDecodeBlockN = 16 * kDecodeWarps;  // keys a stage: 16 a warp
+constexpr int kDecodeRows = 16;                   // packed query rows a CTA: one mma M
+
+template <int kHeadDim>
+struct DecodeTraits {
+  static constexpr int kChunks = kHeadDim / 8;  // 16-byte pieces of a row
+  // Shared memory rows padded by 16 bytes: (2 D + 16) / 16 is odd for D a multiple of 16, so the
+  // 8 rows an ldmatrix reads at one column fall in 8 distinct bank groups.
+  static constexpr int kStride = kHeadDim + 8;
+  static constexpr int kTileElems = kDecodeBlockN * kStride;
+  static constexpr int kStageBytes = 2 * kTileElems * 2;  // K and V
+  // As many stages as fit two CTAs on an SM (~106 KB each), at least double buffering.
+  static constexpr int kStages = 108 * 1024 / kStageBytes > 2 ? 108 * 1024 / kStageBytes : 2;
+  static constexpr int kSmemBytes = (kDecodeRows * kStride + kStages * 2 * kTileElems) * 2;
+  static constexpr int kCtasPerSm = kSmemBytes <= 113 * 1024 ? 2 : 1;
+  // The epilogue's fp32 rows of every warp, in the stages' memory (padded against conflicts).
+  static constexpr int kOutStride = kHeadDim + 4;
+  static_assert((kDecodeWarps * 2 * kDecodeRows + kDecodeWarps * kDecodeRows * kOutStride) * 4 <=
+                kStages * kStageBytes);
+};
+
+template <typename Element>
+__device__ __forceinline__ uint32_t pack_pair(float lo, float hi) {
+  cutlass::Array<Element, 2> pair;
+  pair[0] = Element(lo);
+  pair[1] = Element(hi);
+  return reinterpret_cast<const uint32_t&>(pair);
+}
+
+// acc (16 x 8, fp32) += a (16 x 16) b (16 x 8), the m16n8k16 fragments.
+template <typename Element>
+__device__ __forceinline__ void mma_16816(float (&acc)[4], const uint32_t (&a)[4], uint32_t b0,
+                                          uint32_t b1) {
+  using Op = std::conditional_t<std::is_same_v<Element, cutlass::bfloat16_t>,
+                                cute::SM80_16x8x16_F32BF16BF16F32_TN,
+                                cute::SM80_16x8x16_F32F16F16F32_TN>;
+  Op::fma(acc[0], acc[1], acc[2], acc[3], a[0], a[1], a[2], a[3], b0, b1, acc[0], acc[1],
+          acc[2], acc[3]);
+}
+
+template <bool kTransposed, typename Element>
+__device__ __forceinline__ void ldmatrix_x4(uint32_t (&r)[4], const Element* smem) {
+  const auto& src = *reinterpret_cast<const cute::uint128_t*>(smem);
+  if constexpr (kTransposed) {
+    cute::SM75_U16x8_LDSM_T::copy(src, r[0], r[1], r[2], r[3]);
+  } else {
+    cute::SM75_U32x4_LDSM_N::copy(src, r[0], r[1], r[2], r[3]);
+  }
+}
+
+// 16 bytes from global to shared memory, zeros where !valid (src is then not read).
+__device__ __forceinline__ void copy_16(const void* src, void* dst, bool valid) {
+  cute::SM80_CP_ASYNC_CACHEGLOBAL_ZFILL<cute::uint128_t>::copy(
+      *reinterpret_cast<const cute::uint128_t*>(src), *reinterpret_cast<cute::uint128_t*>(dst),
+      valid);
+}
+
+__device__ __forceinline__ float quad_max(float x) {
+  x = fmaxf(x, __shfl_xor_sync(0xffffffff, x, 1));
+  return fmaxf(x, __shfl_xor_sync(0xffffffff, x, 2));
+}
+
+__device__ __forceinline__ float quad_sum(float x) {
+  x += __shfl_xor_sync(0xffffffff, x, 1);
+  return x + __shfl_xor_sync(0xffffffff, x, 2);
+}
+
+// Grid: (batch x kv heads x row tiles (fastest), splits); kDecodeWarps x 32 threads.
+template <typename Element, int kHeadDim>
+__global__ void __launch_bounds__(kDecodeWarps * 32)
+    decode_kernel(__grid_constant__ const DecodeParams p) {
+  using Traits = DecodeTraits<kHeadDim>;
+  constexpr int kStride = Traits::kStride, kChunks = Traits::kChunks;
+  constexpr int kStages = Traits::kStages, kThreads = kDecodeWarps * 32;
+  extern __shared__ __align__(128) char smem_raw[];
+  Element* const sQ = reinterpret_cast<Element*>(smem_raw);  // (kDecodeRows, kStride)
+  Element* const sKV = sQ + kDecodeRows * kStride;            // stages x (K tile, V tile)
+
+  const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
+  const int g = lane / 4, t = lane % 4;  // the m16n8 fragments' row and column pair
+  const int group = p.heads_q / p.heads_kv;
+  const int packed = p.seqlen_q * group;  // query rows of a (sequence, kv head): token-major
+  const int row_tiles = (packed + kDecodeRows - 1) / kDecodeRows;
+  const int row_tile = static_cast<int>(blockIdx.x % row_tiles);
+  const int64_t bh = blockIdx.x / row_tiles;
+  const int hkv = static_cast<int>(bh % p.heads_kv);
+  const int b = static_cast<int>(bh / p.heads_kv);
+  const int r0 = row_tile * kDecodeRows, r_end = min(r0 + kDecodeRows, packed);
+
+  // The sequence's tokens [lo, len); query token i sits at len - Sq + i.
+  const int len = p.cache_seqlens != nullptr ? min(p.cache_seqlens[b], p.seqlen_k) : p.seqlen_k;
+  const int lo = p.cache_leftpad != nullptr ? max(p.cache_leftpad[b], 0) : 0;
+  auto key_begin = [&](int i) {
+    return p.window_left < 0 ? lo : max(lo, len - p.seqlen_q + i - p.window_left);
+  };
+  auto key_end = [&](int i) {
+    return p.window_right < 0 ? len : min(len, len - p.seqlen_q + i + p.window_right + 1);
+  };
+  // This CTA's keys: what its first row sees from, to what its last row sees.
+  const int begin = key_begin(r0 / group), end = key_end((r_end - 1) / group);
+  const int tiles = end > begin ? (end - begin + kDecodeBlockN - 1) / kDecodeBlockN : 0;
+  const int per_split = (tiles + p.num_splits - 1) / p.num_splits;
+  const int tile0 = min(tiles, static_cast<int>(blockIdx.y) * per_split);
+  const int n_tiles = min(tiles, tile0 + per_split) - tile0;
+
+  // Each lane's two rows (g, g + 8): the keys they see; rows past the group see none.
+  int row_begin[2], row_end[2];
+  for (int h = 0; h < 2; ++h) {
+    const int r = r0 + g + 8 * h;
+    row_begin[h] = r < r_end ? key_begin(r / group) : 0;
+    row_end[h] = r < r_end ? key_end(r / group) : 0;
+  }
+
+  // Q rows: packed row r is token r / group of query head hkv * group + r % group.
+  for (int idx = tid; idx < kDecodeRows * kChunks; idx += kThreads) {
+    const int row = idx / kChunks, c = idx % kChunks;
+    const int r = r0 + row;
+    const bool valid = r < r_end && c * 8 < p.head_dim;
+    const int64_t offset = valid ? b * p.q_batch_stride + (r / group) * p.q_row_stride +
+                                       (hkv * group + r % group) * p.q_head_stride + c * 8
+                                 : 0;
+    copy_16(static_cast<const Element*>(p.q) + offset, sQ + row * kStride + c * 8, valid);
+  }
+
+  // Stage `stage` <- key tile `tile` (tokens begin + tile * kDecodeBlockN on), K then V; rows
+  // past the end, columns past head_dim and pages outside the cache read as zeros.
+  const int cache_row = p.cache_batch_idx != nullptr ? p.cache_batch_idx[b] : b;
+  auto load_tile = [&](int tile, int stage) {
+    Element* sK = sKV + stage * 2 * Traits::kTileElems;
+    Element* sV = sK + Traits::kTileElems;
+    const int k0 = begin + tile * kDecodeBlockN;
+    for (int idx = tid; idx < kDecodeBlockN * kChunks; idx += kThreads) {
+      const int row = idx / kChunks, c = idx % kChunks;
+      const int pos = k0 + row;
+      bool valid = pos < end && c * 8 < p.head_dim;
+      int64_t where = 0, token = pos;
+      if (valid) {
+        if (p.block_table != nullptr) {
+          where = p.block_table[b * p.block_table_stride + pos / p.page_size];
+          token = pos % p.page_size;
+        } else {
+          where = cache_row;
+        }
+        valid = where >= 0 && where < p.cache_rows;
+      }
+      const int64_t k_off = valid ? where * p.k_batch_stride + token * p.k_row_stride +
+                                        hkv * p.k_head_stride + c * 8
+                                  : 0;
+      const int64_t v_off = valid ? where * p.v_batch_stride + token * p.v_row_stride +
+                                        hkv * p.v_head_stride + c * 8
+                                  : 0;
+      copy_16(static_cast<const Element*>(p.k) + k_off, sK + row * kStride + c * 8, valid);
+      copy_16(static_cast<const Element*>(p.v) + v_off, sV + row * kStride + c * 8, valid);
+    }
+  };
+
+  const bool has_softcap = p.softcap > 0.f;
+  const float softmax_scale = has_softcap ? p.softcap : p.scale;
+  const float softcap_prescale = has_softcap ? p.scale / p.softcap : 1.f;
+  const float scale_log2 = softmax_scale * float(M_LOG2E);
+  float acc_o[kHeadDim / 8][4] = {};
+  float row_max[2] = {-INFINITY, -INFINITY}, row_sum[2] = {0.f, 0.f};
+
+  for (int s = 0; s < kStages - 1; ++s) {
+    if (s < n_tiles) load_tile(tile0 + s, s);
+    cute::cp_async_fence();
+  }
+  for (int it = 0; it < n_tiles; ++it) {
+    cute::cp_async_wait<kStages - 2>();
+    __syncthreads();  // tile `it` has landed; every warp is done with the stage refilled next
+    if (it + kStages - 1 < n_tiles) load_tile(tile0 + it + kStages - 1, (it + kStages - 1) % kStages);
+    cute::cp_async_fence();
+
+    const Element* sK = sKV + (it % kStages) * 2 * Traits::kTileElems + warp * 16 * kStride;
+    const Element* sV = sK + Traits::kTileElems;
+    // S (16 rows x this warp's 16 keys) = Q K^T: two n8 tiles of keys.
+    float acc_s[2][4] = {};
+    CUTE_UNROLL
+    for (int kk = 0; kk < kHeadDim / 16; ++kk) {
+      uint32_t a[4], bk[4];
+      ldmatrix_x4<false>(a, sQ + (lane % 16) * kStride + kk * 16 + (lane / 16) * 8);
+      ldmatrix_x4<false>(bk, sK + ((lane / 16) * 8 + lane % 8) * kStride + kk * 16 +
+                                 ((lane / 8) % 2) * 8);
+      mma_16816<Element>(acc_s[0], a, bk[0], bk[1]);
+      mma_16816<Element>(acc_s[1], a, bk[2], bk[3]);
+    }
+    // Softcap and masks; acc_s[n][e] is row g + 8 (e / 2), key n * 8 + 2 t + e % 2.
+    const int key0 = begin + (tile0 + it) * kDecodeBlockN + warp * 16;
+    CUTE_UNROLL
+    for (int n = 0; n < 2; ++n) {
+      CUTE_UNROLL
+      for (int e = 0; e < 4; ++e) {
+        const int key = key0 + n * 8 + 2 * t + e % 2, h = e / 2;
+        float x = acc_s[n][e];
+        if (has_softcap) x = cutlass::fast_tanh(x * softcap_prescale);
+        acc_s[n][e] = key >= row_begin[h] && key < row_end[h] ? x : -INFINITY;
+      }
+    }
+    // Online softmax per row; a row with no key yet keeps max -inf and weights 0.
+    CUTE_UNROLL
+    for (int h = 0; h < 2; ++h) {
+      const float seen = quad_max(fmaxf(fmaxf(acc_s[0][2 * h], acc_s[0][2 * h + 1]),
+                                        fmaxf(acc_s[1][2 * h], acc_s[1][2 * h + 1])));
+      const float new_max = fmaxf(row_max[h], seen);
+      const float base = (new_max == -INFINITY ? 0.f : new_max) * scale_log2;
+      const float rescale = exp2f(row_max[h] * scale_log2 - base);
+      row_max[h] = new_max;
+      row_sum[h] *= rescale;
+      CUTE_UNROLL
+      for (int j = 0; j < kHeadDim / 8; ++j) {
+        acc_o[j][2 * h] *= rescale;
+        acc_o[j][2 * h + 1] *= rescale;
+      }
+      CUTE_UNROLL
+      for (int n = 0; n < 2; ++n) {
+        CUTE_UNROLL
+        for (int e = 2 * h; e < 2 * h + 2; ++e) {
+          acc_s[n][e] = exp2f(acc_s[n][e] * scale_log2 - base);
+          row_sum[h] += acc_s[n][e];
+        }
+      }
+    }
+    // O += P V: P's accumulators are the A fragment of the 16 keys.
+    const uint32_t a_p[4] = {pack_pair<Element>(acc_s[0][0], acc_s[0][1]),
+                             pack_pair<Element>(acc_s[0][2], acc_s[0][3]),
+                             pack_pair<Element>(acc_s[1][0], acc_s[1][1]),
+                             pack_pair<Element>(acc_s[1][2], acc_s[1][3])};
+    CUTE_UNROLL
+    for (int jj = 0; jj < kHeadDim / 16; ++jj) {
+      uint32_t bv[4];
+      ldmatrix_x4<true>(bv, sV + (((lane / 8) % 2) * 8 + lane % 8) * kStride + jj * 16 +
+                                (lane / 16) * 8);
+      mma_16816<Element>(acc_o[2 * jj], a_p, bv[0], bv[1]);
+      mma_16816<Element>(acc_o[2 * jj + 1], a_p, bv[2], bv[3]);
+    }
+  }
+  cute::cp_async_wait<0>();
+  __syncthreads();  // the stages are free: the warps' partials meet there
+
+  // The warps' rows joined: per row the largest max M and the sum L of the warps' sums rescaled
+  // to it; each warp's O scaled by its share, summed, and stored as the split's fp32 partial
+  // (rows (b, query head, token) as fwd_combine_kernel reads them).
+  float* const s_stats = reinterpret_cast<float*>(sKV);  // (warps, {max, sum}, kDecodeRows)
+  float* const s_out = s_stats + kDecodeWarps * 2 * kDecodeRows;  // (warps, rows, kOutStride)
+  constexpr int kOutStride = Traits::kOutStride;
+  CUTE_UNROLL
+  for (int h = 0; h < 2; ++h) {
+    const float sum = quad_sum(row_sum[h]);
+    if (t == 0) {
+      s_stats[(warp * 2) * kDecodeRows + g + 8 * h] = row_max[h];
+      s_stats[(warp * 2 + 1) * kDecodeRows + g + 8 * h] = sum;
+    }
+  }
+  __syncthreads();
+  // (M scaled to log2 units, L) of packed row r of the tile.
+  auto joined = [&](int r, float& base, float& total) {
+    float top = -INFINITY;
+    for (int w = 0; w < kDecodeWarps; ++w) top = fmaxf(top, s_stats[w * 2 * kDecodeRows + r]);
+    base = (top == -INFINITY ? 0.f : top) * scale_log2;
+    total = 0.f;
+    for (int w = 0; w < kDecodeWarps; ++w) {
+      total += s_stats[(w * 2 + 1) * kDecodeRows + r] *
+               exp2f(s_stats[w * 2 * kDecodeRows + r] * scale_log2 - base);
+    }
+  };
+  CUTE_UNROLL
+  for (int h = 0; h < 2; ++h) {
+    const int r = g + 8 * h;
+    float base, total;
+    joined(r, base, total);
+    const float share = total > 0.f ? exp2f(row_max[h] * scale_log2 - base) / total : 0.f;
+    float* out = s_out + (warp * kDecodeRows + r) * kOutStride;
+    CUTE_UNROLL
+    for (int j = 0; j < kHeadDim / 8; ++j) {
+      *reinterpret_cast<float2*>(out + 8 * j + 2 * t) =
+          make_float2(acc_o[j][2 * h] * share, acc_o[j][2 * h + 1] * share);
+    }
+  }
+  __syncthreads();
+  const int64_t rows = int64_t(p.batch) * p.heads_q * p.seqlen_q;
+  const int64_t slice0 = int64_t(blockIdx.y) * rows;
+  auto global_row = [&](int r) {  // packed row r0 + r
+    return (int64_t(b) * p.heads_q + hkv * group + (r0 + r) % group) * p.seqlen_q +
+           (r0 + r) / group;
+  };
+  for (int idx = tid; idx < (r_end - r0) * (kHeadDim / 4); idx += kThreads) {
+    const int r = idx / (kHeadDim / 4), col = idx % (kHeadDim / 4) * 4;
+    float4 sum = make_float4(0.f, 0.f, 0.f, 0.f);
+    CUTE_UNROLL
+    for (int w = 0; w < kDecodeWarps; ++w) {
+      const float4 part = *reinterpret_cast<const float4*>(s_out + (w * kDecodeRows + r) * kOutStride + col);
+      sum.x += part.x, sum.y += part.y, sum.z += part.z, sum.w += part.w;
+    }
+    *reinterpret_cast<float4*>(p.out_accum + (slice0 + global_row(r)) * kHeadDim + col) = sum;
+  }
+  if (tid < r_end - r0) {
+    float base, total;
+    joined(tid, base, total);
+    p.lse_accum[slice0 + global_row(tid)] =
+        total > 0.f ? base / float(M_LOG2E) + logf(total) : -INFINITY;
+  }
+}
+
+}  // namespace flash

@@ -1,0 +1,25 @@
+// Host entry points of decoding against a KV cache where it lies (decode_kernel.h). Torch-free;
+// csrc/api/cuda/flash_ops.cpp calls them.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include "params.h"
+
+namespace flash {
+
+// How many key splits a call should use (DecodeParams::num_splits) so that its CTAs fill the
+// GPU in about one wave: from batch, heads, seqlen_q, the capacity (seqlen_k), the kernel head
+// dim and num_sms in `params`.
+int decode_num_splits(const DecodeParams& params);
+
+// The fp32 partial slices of out_accum (slices, B, Hq, Sq, kernel head dim) and lse_accum
+// (slices, B, Hq, Sq) the call writes: one a split.
+int decode_slices(const DecodeParams& params);
+
+// Runs the decode kernel and the combine on `stream`. The caller has validated `params`
+// (fwd_built for its dtype and head dim, 16-byte aligned rows) and allocated out_accum and
+// lse_accum. Returns the launch status.
+cudaError_t run_decode(const DecodeParams& params, cudaStream_t stream);
+
+}  // namespace flash
