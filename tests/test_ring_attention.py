@@ -334,7 +334,8 @@ def test_example_block():
     script = Path(__file__).resolve().parent.parent / "examples" / "ring_attention_block.py"
     result = subprocess.run(
         [sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc-per-node", "2",
-         str(script), "--seqlen", "64"], capture_output=True, text=True, timeout=300)
+         str(script), "--seqlen", "64"], capture_output=True, text=True, timeout=300,
+        env=script_env())
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     assert ": ok" in result.stdout, result.stdout[-3000:]
 
