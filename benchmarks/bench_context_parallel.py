@@ -70,9 +70,10 @@ def timed(fn: Callable[[], object], device: torch.device, iters: int) -> float:
 
 
 def ring_parts(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, dout: torch.Tensor,
-               causal: bool, layout: str, backward: bool) -> tuple[Callable, Callable]:
+               causal: bool, layout: str, backward: bool,
+               group: dist.ProcessGroup | None) -> tuple[Callable, Callable]:
     """The ring's compute with no exchange, and its exchanges with no compute."""
-    ring = _Ring(None)
+    ring = _Ring(group)
     attention = Dense(RingOptions(layout, -1, 0 if causal else -1, HEAD_DIM ** -0.5, False))
     local_len = q.shape[2]
     mine = segments(layout, ring.rank, ring.world, local_len)
@@ -132,6 +133,10 @@ def main() -> int:
     parser.add_argument("--heads", type=int, default=16)
     parser.add_argument("--iters", type=int, default=5)
     parser.add_argument("--out", type=Path, default=None, help="folder for the markdown table")
+    parser.add_argument("--max-ctas", type=int, default=0,
+                        help="CUDA: run the ring on a NCCL group of its own whose kernels take at "
+                             "most this many CTAs (SMs), leaving the rest to the attention "
+                             "kernels (0: the default group)")
     args = parser.parse_args()
     cuda = args.device == "cuda"
     dist.init_process_group("nccl" if cuda else "gloo")
@@ -140,6 +145,11 @@ def main() -> int:
         else torch.device("cpu")
     if cuda:
         torch.cuda.set_device(device)
+    group = None
+    if cuda and args.max_ctas > 0:
+        options = dist.ProcessGroupNCCL.Options()
+        options.config.max_ctas = args.max_ctas
+        group = dist.new_group(backend="nccl", pg_options=options)
     dtype = torch.bfloat16 if cuda else torch.float32
     rows = []
     for seqlen in (int(s) for s in args.seqlens.split(",")):
@@ -156,10 +166,11 @@ def main() -> int:
                 def ring_call():
                     if not backward:
                         with torch.no_grad():
-                            ring_attention(q, k, v, is_causal=causal, layout=layout)
+                            ring_attention(q, k, v, is_causal=causal, layout=layout,
+                                           group=group)
                         return
                     x = [t.detach().requires_grad_(True) for t in (q, k, v)]
-                    out = ring_attention(*x, is_causal=causal, layout=layout)
+                    out = ring_attention(*x, is_causal=causal, layout=layout, group=group)
                     torch.autograd.grad(out, x, dout)
 
                 def one_call():
@@ -173,7 +184,8 @@ def main() -> int:
                     out = flash_ext.attention(*x, is_causal=causal)
                     torch.autograd.grad(out, x, full[3])
 
-                compute, communicate = ring_parts(q, k, v, dout, causal, layout, backward)
+                compute, communicate = ring_parts(q, k, v, dout, causal, layout, backward,
+                                                  group)
                 cells["ring"] = timed(ring_call, device, args.iters)
                 cells["one"] = timed(one_call, device, args.iters)
                 cells["compute"] = timed(compute, device, args.iters)
