@@ -76,6 +76,28 @@ void check_no_attn_mask(const OptTensor& attn_mask) {
 
 Tensor aligned_rows(const Tensor& t) { return gpu::aligned_rows(t, kRowElems); }
 
+// What a forward's params point into beside its inputs and outputs, kept until the launch:
+// the fp32 partials of `slices` key splits (out_accum (slices, B, Hq, Sq, kernel head dim),
+// lse_accum (slices, B, Hq, Sq); none for 0), and the sinks as fp32.
+struct Workspace {
+  Tensor out_accum, lse_accum, sinks;
+
+  Workspace(flash::FwdParams& p, const Tensor& q, int slices, const OptTensor& sinks_in) {
+    const auto f32 = q.options().dtype(at::kFloat);
+    if (slices > 0) {
+      out_accum = at::empty({slices, p.batch, p.heads_q, p.seqlen_q,
+                             flash::kernel_head_dim(p.head_dim)}, f32);
+      lse_accum = at::empty({slices, p.batch, p.heads_q, p.seqlen_q}, f32);
+      p.out_accum = out_accum.data_ptr<float>();
+      p.lse_accum = lse_accum.data_ptr<float>();
+    }
+    if (sinks_in.has_value()) {
+      sinks = sinks_in->to(at::kFloat).contiguous();
+      p.sinks = sinks.data_ptr<float>();
+    }
+  }
+};
+
 // The kernels join the sinks as they normalize (the combine kernel, under split-KV).
 std::tuple<Tensor, Tensor> forward(const Tensor& q_in, const Tensor& k_in, const Tensor& v_in,
                                    const AttentionOptions& o, bool bottom_right,
@@ -97,20 +119,7 @@ std::tuple<Tensor, Tensor> forward(const Tensor& q_in, const Tensor& k_in, const
   const char* unsupported = flash::fwd_unsupported(p);
   TORCH_CHECK(unsupported == nullptr, "flash_ext: the flash backend cannot run this call: ",
               unsupported);
-  Tensor out_accum, lse_accum;
-  if (p.num_splits > 1) {
-    const auto f32 = q.options().dtype(at::kFloat);
-    out_accum = at::empty({p.num_splits, p.batch, p.heads_q, p.seqlen_q,
-                           flash::kernel_head_dim(p.head_dim)}, f32);
-    lse_accum = at::empty({p.num_splits, p.batch, p.heads_q, p.seqlen_q}, f32);
-    p.out_accum = out_accum.data_ptr<float>();
-    p.lse_accum = lse_accum.data_ptr<float>();
-  }
-  Tensor sinks_f32;
-  if (sinks.has_value()) {
-    sinks_f32 = sinks->to(at::kFloat).contiguous();
-    p.sinks = sinks_f32.data_ptr<float>();
-  }
+  const Workspace workspace(p, q, p.num_splits > 1 ? p.num_splits : 0, sinks);
   Tensor tile_counter;
   if (flash::fwd_wants_tile_counter(p)) {
     tile_counter = at::zeros({1}, q.options().dtype(at::kInt));
@@ -370,18 +379,7 @@ std::tuple<Tensor, Tensor> kvcache_fwd(const Tensor& q_in, const Tensor& k_cache
   TORCH_CHECK(batch * heads_kv * ((rows_per_head + 15) / 16) < (int64_t(1) << 31),
               "flash_ext: batch * heads_kv * ceil(seqlen_q * heads_q / heads_kv / 16) must be "
               "< 2^31 (the decode kernel's grid)");
-  const auto f32 = q.options().dtype(at::kFloat);
-  const int slices = flash::decode_slices(p);
-  const Tensor out_accum = at::empty(
-      {slices, batch, heads_q, seqlen_q, flash::kernel_head_dim(p.head_dim)}, f32);
-  const Tensor lse_accum = at::empty({slices, batch, heads_q, seqlen_q}, f32);
-  p.out_accum = out_accum.data_ptr<float>();
-  p.lse_accum = lse_accum.data_ptr<float>();
-  Tensor sinks_f32;
-  if (sinks.has_value()) {
-    sinks_f32 = sinks->to(at::kFloat).contiguous();
-    p.sinks = sinks_f32.data_ptr<float>();
-  }
+  const Workspace workspace(p, q, flash::decode_slices(p), sinks);
   poison({out, lse});
   gpu::check_launch(flash::run_decode(p, c10::cuda::getCurrentCUDAStream()), "flash decode");
   return {out, lse};
