@@ -138,7 +138,8 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None, rotary_cos=None
             q = q.view(batch, seqlen_q, *q.shape[2:])
     if k is not None:  # (B, new) positions: no host sync
         position = lengths[:, None] + torch.arange(new, device=device)
-        where = cache.index(torch.arange(batch, device=device)[:, None].expand(-1, new), position)
+        where = cache.index(torch.arange(batch, device=device)[:, None].expand(-1, new), position,
+                            checked=not kernel)  # the kernel path checked on the device
         with torch.no_grad():  # the cache is state, not part of the graph
             k_cache[where] = k.to(k_cache.dtype)
             v_cache[where] = v.to(v_cache.dtype)

@@ -15,6 +15,7 @@ class CacheIndex:
                  block_table: Tensor | None):
         device = k_cache.device
         self.block_table = block_table
+        self.count = k_cache.shape[0]  # dense rows or pages
         if block_table is not None:
             if cache_batch_idx is not None:
                 raise ValueError("cache_batch_idx is not supported with block_table (paged cache)")
@@ -46,12 +47,25 @@ class CacheIndex:
         torch._assert_async(inside.all(), f"flash_attn_with_kvcache: {name} must lie in "
                             f"[0, {rows}), the cache's first dim")
 
-    def index(self, sequence: Tensor, position: Tensor) -> tuple[Tensor, Tensor]:
-        """(first index, second index) into the cache of (sequence, position) pairs."""
+    def index(self, sequence: Tensor, position: Tensor,
+              checked: bool = True) -> tuple[Tensor, Tensor]:
+        """(first index, second index) into the cache of (sequence, position) pairs. checked: a
+        row or page outside the cache is a ValueError naming the argument (on CUDA a host sync;
+        callers that check on the device pass False)."""
         if self.block_table is None:
-            return self.rows[sequence], position
-        pages = self.block_table.to(torch.int64)[sequence, position // self.page]
-        return pages, position % self.page
+            first, name = self.rows[sequence], "cache_batch_idx"
+        else:
+            first, name = self.block_table.to(torch.int64)[sequence, position // self.page], \
+                "block_table"
+            position = position % self.page
+        if checked:
+            outside = (first < 0) | (first >= self.count)
+            if bool(outside.any()):
+                raise ValueError(
+                    f"{name} holds {int(first[outside][0])}, outside the cache's "
+                    f"{self.count} {'rows' if self.block_table is None else 'pages'} "
+                    f"(k_cache.shape[0])")
+        return first, position
 
 
 def ranges(starts: Tensor, ends: Tensor) -> tuple[Tensor, Tensor]:

@@ -158,6 +158,17 @@ def test_errors():
     with pytest.raises(ValueError, match=r"block_table must be \(2, max_blocks_per_seq\) int32"):
         flash_ext.flash_attn_with_kvcache(q, cache, cache.clone(),
                                           block_table=torch.zeros(2, 1, dtype=torch.int64))
+    # A page or cache row outside the cache, among those in use: named, not an IndexError.
+    pages = torch.randn(4, 4, 2, HEAD_DIM)
+    table = torch.tensor([[0, 1], [2, 9]], dtype=torch.int32)
+    with pytest.raises(ValueError, match=r"block_table holds 9, outside the cache's 4 pages"):
+        flash_ext.flash_attn_with_kvcache(q, pages, pages.clone(), cache_seqlens=6,
+                                          block_table=table)
+    flash_ext.flash_attn_with_kvcache(q, pages, pages.clone(), cache_seqlens=4,
+                                      block_table=table)  # page 9 not in use
+    with pytest.raises(ValueError, match=r"cache_batch_idx holds -1, outside the cache's 2 rows"):
+        flash_ext.flash_attn_with_kvcache(q, cache, cache.clone(), cache_seqlens=3,
+                                          cache_batch_idx=torch.tensor([0, -1]))
 
 
 @pytest.mark.parametrize("page", [16, 64])
