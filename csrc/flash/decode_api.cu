@@ -49,7 +49,17 @@ int decode_num_splits(const DecodeParams& p) {
 
 int decode_slices(const DecodeParams& p) { return p.num_splits; }
 
-cudaError_t run_decode(const DecodeParams& params, cudaStream_t stream) {
+const char* decode_unsupported(const DecodeParams& p) {
+  if (decode_ctas(p) >= (int64_t(1) << 31)) {
+    return "batch x heads_kv x ceil(seqlen_q x heads_q / heads_kv / 16) reaches 2^31 (the "
+           "decode kernel's grid)";
+  }
+  return nullptr;
+}
+
+cudaError_t run_decode(const DecodeParams& call, cudaStream_t stream) {
+  DecodeParams params = call;
+  drop_unbounded_windows(params);
   cudaError_t err = cudaErrorInvalidValue;
   with_decode_variant(params, [&](auto tag, auto dim) {
     using Element = typename decltype(tag)::type;

@@ -17,6 +17,9 @@ int decode_num_splits(const DecodeParams& params);
 // (slices, B, Hq, Sq) the call writes: one a split.
 int decode_slices(const DecodeParams& params);
 
+// Why the decode kernel cannot run `params` (its grid), or nullptr when it can.
+const char* decode_unsupported(const DecodeParams& params);
+
 // Runs the decode kernel and the combine on `stream`. The caller has validated `params`
 // (fwd_built for its dtype and head dim, 16-byte aligned rows) and allocated out_accum and
 // lse_accum. Returns the launch status.

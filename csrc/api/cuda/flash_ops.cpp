@@ -7,6 +7,7 @@
 #include <cuda_runtime.h>
 #include <torch/library.h>
 
+#include <climits>
 #include <cstdint>
 #include <iterator>
 
@@ -371,14 +372,13 @@ std::tuple<Tensor, Tensor> kvcache_fwd(const Tensor& q_in, const Tensor& k_cache
   p.num_sms = gpu::device_attribute(cudaDevAttrMultiProcessorCount, q);
   p.scale = static_cast<float>(scale);
   p.softcap = static_cast<float>(softcap);
-  const int64_t span = tokens + seqlen_q;  // wider windows are no windows
-  p.window_left = window_left < 0 || window_left > span ? -1 : static_cast<int>(window_left);
-  p.window_right = window_right < 0 || window_right > span ? -1 : static_cast<int>(window_right);
+  // As gpu::describe: run_decode drops windows wider than both sequences.
+  p.window_left = static_cast<int>(std::min<int64_t>(window_left, INT_MAX));
+  p.window_right = static_cast<int>(std::min<int64_t>(window_right, INT_MAX));
+  const char* unsupported = flash::decode_unsupported(p);
+  TORCH_CHECK(unsupported == nullptr, "flash_ext: the decode kernel cannot run this call: ",
+              unsupported);
   p.num_splits = flash::decode_num_splits(p);
-  const int64_t rows_per_head = seqlen_q * (heads_q / heads_kv);
-  TORCH_CHECK(batch * heads_kv * ((rows_per_head + 15) / 16) < (int64_t(1) << 31),
-              "flash_ext: batch * heads_kv * ceil(seqlen_q * heads_q / heads_kv / 16) must be "
-              "< 2^31 (the decode kernel's grid)");
   const Workspace workspace(p, q, flash::decode_slices(p), sinks);
   poison({out, lse});
   gpu::check_launch(flash::run_decode(p, c10::cuda::getCurrentCUDAStream()), "flash decode");
