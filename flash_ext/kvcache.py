@@ -2,14 +2,17 @@
 keys and values to the cache in place, with flash-attn 2.x's meaning.
 
 On CUDA (fp16/bf16, the flash backend built for the head dim, no ALiBi, at most 64 query rows
-per kv head: decoding and speculative steps) the decode kernel reads the cache where it lies,
-dense or paged, once per kv head for all the query heads that share it, split across the GPU
-(torch.ops.flash_ext.kvcache_fwd), without a host sync. Other calls (CPU, fp32, ALiBi, long
-query chunks) gather each sequence's visible keys into a packed copy and run the varlen entry
-point on it.
+per kv head: decoding and speculative steps) one op appends the new tokens and reads the cache
+where it lies, dense or paged, once per kv head for all the query heads that share it, split
+across the GPU (torch.ops.flash_ext.kvcache_fwd), without a host sync: indices given as tensors
+are checked by the kernels (a device-side assertion names a bad one). Other calls (CPU, fp32,
+ALiBi, long query chunks) gather each sequence's visible keys into a packed copy and run the
+varlen entry point on it.
 """
 
 from __future__ import annotations
+
+import functools
 
 import torch
 from torch import Tensor
@@ -45,6 +48,11 @@ def _rows_aligned(t: Tensor) -> bool:
             and t.data_ptr() % 16 == 0)
 
 
+@functools.cache
+def _sm80(index: int) -> bool:
+    return torch.cuda.get_device_capability(index) >= (8, 0)
+
+
 def _kernel_runs(q: Tensor, k_cache: Tensor, v_cache: Tensor, alibi_slopes) -> bool:
     """Whether the CUDA decode kernel takes the call (the module docstring says which)."""
     if not q.is_cuda or "flash" not in CUDA_BACKENDS or alibi_slopes is not None:
@@ -56,12 +64,51 @@ def _kernel_runs(q: Tensor, k_cache: Tensor, v_cache: Tensor, alibi_slopes) -> b
             and k_cache.device == q.device and k_cache.shape[2] > 0
             and q.shape[2] % k_cache.shape[2] == 0
             and q.shape[1] * (q.shape[2] // k_cache.shape[2]) <= MAX_KERNEL_ROWS
-            and torch.cuda.get_device_capability(q.device) >= (8, 0)
+            and _sm80(q.get_device())
             and _rows_aligned(k_cache) and _rows_aligned(v_cache))
 
 
-def _int32(t: Tensor | None) -> Tensor | None:
-    return None if t is None else t.to(torch.int32).contiguous()
+def _rotate(q: Tensor, k: Tensor | None, cos: Tensor, sin: Tensor, interleaved: bool,
+            causal: bool, window_size, start: Tensor) -> tuple[Tensor, Tensor | None]:
+    """q and the new k with rotary embedding, positions counted from the left padding: the new
+    k from `start` (B,) on, q likewise in causal or windowed calls, else every query token at
+    `start`."""
+    if k is not None:
+        k = apply_rotary_emb(k, cos, sin, interleaved, seqlen_offsets=start)
+    if causal or tuple(window_size) != (-1, -1):
+        return apply_rotary_emb(q, cos, sin, interleaved, seqlen_offsets=start), k
+    batch, seqlen_q = q.shape[:2]
+    rows = q.reshape(batch * seqlen_q, 1, *q.shape[2:])
+    rows = apply_rotary_emb(rows, cos, sin, interleaved,
+                            seqlen_offsets=start.repeat_interleave(seqlen_q))
+    return rows.view(q.shape), k
+
+
+def _on_kernel(q, k_cache, v_cache, k, v, rotary_cos, rotary_sin, cache_seqlens,
+               cache_batch_idx, cache_leftpad, block_table, softmax_scale, causal, window_size,
+               softcap, rotary_interleaved, return_softmax_lse, learnable_sink):
+    """The call on the CUDA decode kernel: the append, the checks of the indices and the
+    attention in the op (no host sync); rotary here, before it."""
+    batch, device = q.shape[0], q.device
+    capacity = k_cache.shape[1] * (1 if block_table is None else block_table.shape[-1])
+    if cache_leftpad is not None and not isinstance(cache_leftpad, Tensor):
+        cache_leftpad = torch.full((batch,), int(cache_leftpad), dtype=torch.int32, device=device)
+    if rotary_cos is not None:
+        lengths = _per_batch(cache_seqlens, "cache_seqlens", batch, capacity, device)
+        leftpad = _per_batch(cache_leftpad, "cache_leftpad", batch, 0, device)
+        q, k = _rotate(q, k, rotary_cos, rotary_sin, rotary_interleaved, causal, window_size,
+                       lengths - leftpad)
+    on_device = [t if t is None or t.device == device else t.to(device)
+                 for t in (cache_seqlens if isinstance(cache_seqlens, Tensor) else None,
+                           cache_batch_idx, cache_leftpad, block_table)]
+    seqlen = capacity if cache_seqlens is None else 0 if on_device[0] is not None else \
+        int(cache_seqlens)
+    window_left, window_right = window_size
+    out, lse = ops.kvcache_fwd(
+        q, k_cache, v_cache, k, v, on_device[0], seqlen, *on_device[1:],
+        q.shape[-1] ** -0.5 if softmax_scale is None else softmax_scale, window_left,
+        0 if causal else window_right, softcap, learnable_sink)
+    return (out, lse) if return_softmax_lse else out
 
 
 def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None, rotary_cos=None,
@@ -100,58 +147,32 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None, rotary_cos=None
         raise ValueError("rotary_cos and rotary_sin go together")
     batch, seqlen_q = q.shape[:2]
     device = q.device
-    cache = CacheIndex(k_cache, batch, cache_batch_idx, block_table)
-    lengths = _per_batch(cache_seqlens, "cache_seqlens", batch, cache.capacity, device)
-    leftpad = _per_batch(cache_leftpad, "cache_leftpad", batch, 0, device)
     new = 0 if k is None else k.shape[1]
     if k is not None and (k.shape[0] != batch or k.shape[2:] != k_cache.shape[2:]
                           or v.shape != k.shape):
         raise ValueError(f"k and v must be ({batch}, seqlen_new, {k_cache.shape[2]}, "
                          f"{k_cache.shape[3]}), got {tuple(k.shape)} and {tuple(v.shape)}")
-    kernel = _kernel_runs(q, k_cache, v_cache, alibi_slopes)
-    message = (f"cache_seqlens must be >= 0 with cache_seqlens + seqlen_new <= the cache's "
-               f"{cache.capacity} tokens, got ")
-    if not isinstance(cache_seqlens, Tensor):
-        length = cache.capacity if cache_seqlens is None else int(cache_seqlens)
-        if batch and not 0 <= length <= cache.capacity - new:
-            raise ValueError(f"{message}{length} + {new}")
-    elif batch:
-        fits = ((lengths >= 0) & (lengths + new <= cache.capacity)).all()
-        if kernel:  # checked on the device without waiting (a failure stops the CUDA context)
-            torch._assert_async(fits, f"flash_attn_with_kvcache: {message}more, + {new}")
-        elif not bool(fits):
-            raise ValueError(f"{message}{lengths.tolist()} + {new}")
-    if kernel and batch:
-        cache.assert_within(k_cache.shape[0], lengths + new)
-    rotary_start = lengths - leftpad  # positions count from the left padding
+    if _kernel_runs(q, k_cache, v_cache, alibi_slopes):
+        return _on_kernel(q, k_cache, v_cache, k, v, rotary_cos, rotary_sin, cache_seqlens,
+                          cache_batch_idx, cache_leftpad, block_table, softmax_scale, causal,
+                          window_size, softcap, rotary_interleaved, return_softmax_lse,
+                          learnable_sink)
+    cache = CacheIndex(k_cache, batch, cache_batch_idx, block_table)
+    lengths = _per_batch(cache_seqlens, "cache_seqlens", batch, cache.capacity, device)
+    leftpad = _per_batch(cache_leftpad, "cache_leftpad", batch, 0, device)
+    if batch and not bool(((lengths >= 0) & (lengths + new <= cache.capacity)).all()):
+        raise ValueError(f"cache_seqlens must be >= 0 with cache_seqlens + seqlen_new <= the "
+                         f"cache's {cache.capacity} tokens, got {lengths.tolist()} + {new}")
     if rotary_cos is not None:
-        if k is not None:
-            k = apply_rotary_emb(k, rotary_cos, rotary_sin, rotary_interleaved,
-                                 seqlen_offsets=rotary_start)
-        if causal or tuple(window_size) != (-1, -1):
-            q = apply_rotary_emb(q, rotary_cos, rotary_sin, rotary_interleaved,
-                                 seqlen_offsets=rotary_start)
-        else:  # every query token at position cache_seqlens
-            rows = q.reshape(batch * seqlen_q, 1, *q.shape[2:])
-            q = apply_rotary_emb(rows, rotary_cos, rotary_sin, rotary_interleaved,
-                                 seqlen_offsets=rotary_start.repeat_interleave(seqlen_q))
-            q = q.view(batch, seqlen_q, *q.shape[2:])
-    if k is not None:  # (B, new) positions: no host sync
-        position = lengths[:, None] + torch.arange(new, device=device)
-        where = cache.index(torch.arange(batch, device=device)[:, None].expand(-1, new), position,
-                            checked=not kernel)  # the kernel path checked on the device
+        q, k = _rotate(q, k, rotary_cos, rotary_sin, rotary_interleaved, causal, window_size,
+                       lengths - leftpad)
+    if k is not None:
+        position = lengths[:, None] + torch.arange(new, device=device)  # (B, new)
+        where = cache.index(torch.arange(batch, device=device)[:, None].expand(-1, new), position)
         with torch.no_grad():  # the cache is state, not part of the graph
             k_cache[where] = k.to(k_cache.dtype)
             v_cache[where] = v.to(v_cache.dtype)
     ends = lengths + new
-    if kernel:
-        window_left, window_right = window_size
-        out, lse = ops.kvcache_fwd(
-            q, k_cache, v_cache, ends.to(torch.int32), _int32(cache_batch_idx),
-            None if cache_leftpad is None else leftpad.to(torch.int32), block_table,
-            q.shape[-1] ** -0.5 if softmax_scale is None else softmax_scale, window_left,
-            0 if causal else window_right, softcap, learnable_sink)
-        return (out, lse) if return_softmax_lse else out
     sequence, position = ranges(leftpad, ends)
     where = cache.index(sequence, position)
     keys, values = k_cache[where], v_cache[where]

@@ -33,38 +33,21 @@ class CacheIndex:
             self.rows = rows
             self.capacity = k_cache.shape[1]
 
-    def assert_within(self, rows: int, ends: Tensor) -> None:
-        """On the device, without waiting for it (a failure stops the CUDA context): the dense
-        rows, or the pages that hold each sequence's first `ends` tokens, lie in [0, rows)."""
-        if self.block_table is None:
-            index, name = self.rows, "cache_batch_idx"
-            inside = (index >= 0) & (index < rows)
-        else:
-            index, name = self.block_table, "block_table's pages (those in use)"
-            used = torch.arange(index.shape[1], device=index.device) < \
-                (ends[:, None] + self.page - 1) // self.page
-            inside = (index >= 0) & (index < rows) | ~used
-        torch._assert_async(inside.all(), f"flash_attn_with_kvcache: {name} must lie in "
-                            f"[0, {rows}), the cache's first dim")
-
-    def index(self, sequence: Tensor, position: Tensor,
-              checked: bool = True) -> tuple[Tensor, Tensor]:
-        """(first index, second index) into the cache of (sequence, position) pairs. checked: a
-        row or page outside the cache is a ValueError naming the argument (on CUDA a host sync;
-        callers that check on the device pass False)."""
+    def index(self, sequence: Tensor, position: Tensor) -> tuple[Tensor, Tensor]:
+        """(first index, second index) into the cache of (sequence, position) pairs; a row or
+        page outside the cache is a ValueError naming the argument (on CUDA a host sync)."""
         if self.block_table is None:
             first, name = self.rows[sequence], "cache_batch_idx"
         else:
             first, name = self.block_table.to(torch.int64)[sequence, position // self.page], \
                 "block_table"
             position = position % self.page
-        if checked:
-            outside = (first < 0) | (first >= self.count)
-            if bool(outside.any()):
-                raise ValueError(
-                    f"{name} holds {int(first[outside][0])}, outside the cache's "
-                    f"{self.count} {'rows' if self.block_table is None else 'pages'} "
-                    f"(k_cache.shape[0])")
+        outside = (first < 0) | (first >= self.count)
+        if bool(outside.any()):
+            raise ValueError(
+                f"{name} holds {int(first[outside][0])}, outside the cache's "
+                f"{self.count} {'rows' if self.block_table is None else 'pages'} "
+                f"(k_cache.shape[0])")
         return first, position
 
 

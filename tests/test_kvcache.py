@@ -6,6 +6,8 @@ several row tiles and splits."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import zlib
 
 import pytest
@@ -17,7 +19,7 @@ from flash_ext.dispatch import FLASH_KERNEL_HEAD_DIMS
 from flash_ext.ops import FLASH_DTYPES, FLASH_HDIMS
 from flash_ext.rotary import apply_rotary_emb
 from flash_ext.reference import attention_ref
-from attention_check import assert_rule, run_cpu_check
+from attention_check import assert_rule, run_cpu_check, script_env
 
 HEAD_DIM = 16
 
@@ -314,22 +316,60 @@ def test_cuda_decode_kernel(case, dtype):
         assert torch.equal(cuda["v_cache"].cpu(), v_after)
 
 
+def _skip_without_d128_bf16():
+    if 128 not in FLASH_HDIMS or "bf16" not in FLASH_DTYPES:
+        pytest.skip("no bf16 flash kernel for head_dim 128 in this build")
+
+
 @pytest.mark.gpu
-def test_cuda_decode_kernel_no_host_sync():
+def test_cuda_decode_kernel_no_host_sync_and_opcheck():
     """A decoding step with cache_seqlens on the device runs without waiting for the GPU (the
-    check of the lengths too), so that a loop of them queues ahead."""
-    if 64 not in FLASH_HDIMS or "bf16" not in FLASH_DTYPES:
-        pytest.skip("no bf16 flash kernel for head_dim 64 in this build")
-    q = torch.randn(2, 1, 8, 64, device="cuda", dtype=torch.bfloat16)
-    k_cache, v_cache = (torch.randn(2, 256, 2, 64, device="cuda", dtype=torch.bfloat16)
+    append and the checks of the indices too), so that a loop of them queues ahead; the op
+    passes torch.library.opcheck (its mutations declared, its fake implementation)."""
+    _skip_without_d128_bf16()
+    q = torch.randn(2, 1, 8, 128, device="cuda", dtype=torch.bfloat16)
+    k_cache, v_cache = (torch.randn(2, 256, 2, 128, device="cuda", dtype=torch.bfloat16)
                         for _ in range(2))
+    new = q[:, :, :2]
     lengths = torch.tensor([10, 200], dtype=torch.int32, device="cuda")
-    flash_ext.flash_attn_with_kvcache(q, k_cache, v_cache, q[:, :, :2], q[:, :, :2],
-                                      cache_seqlens=lengths, causal=True)  # warm-up
+    flash_ext.flash_attn_with_kvcache(q, k_cache, v_cache, new, new, cache_seqlens=lengths,
+                                      causal=True)  # warm-up
     torch.cuda.synchronize()
     torch.cuda.set_sync_debug_mode("error")
     try:
-        flash_ext.flash_attn_with_kvcache(q, k_cache, v_cache, q[:, :, :2], q[:, :, :2],
-                                          cache_seqlens=lengths, causal=True)
+        flash_ext.flash_attn_with_kvcache(q, k_cache, v_cache, new, new, cache_seqlens=lengths,
+                                          causal=True)
     finally:
         torch.cuda.set_sync_debug_mode("default")
+    torch.library.opcheck(torch.ops.flash_ext.kvcache_fwd,
+                          (q, k_cache, v_cache, new, new, lengths, 0, None, None, None, 0.1, -1, 0,
+                           0.0, None))
+
+
+BAD_INDEX_SCRIPT = """
+import sys, torch, flash_ext
+q = torch.randn(2, 1, 4, 128, device="cuda", dtype=torch.bfloat16)
+pages = torch.randn(8, 16, 2, 128, device="cuda", dtype=torch.bfloat16)
+table = torch.tensor([[0, 1], [2, int(sys.argv[1])]], dtype=torch.int32, device="cuda")
+lengths = torch.tensor([20, int(sys.argv[2])], dtype=torch.int32, device="cuda")
+flash_ext.flash_attn_with_kvcache(q, pages, pages.clone(), cache_seqlens=lengths,
+                                  block_table=table)
+torch.cuda.synchronize()
+"""
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("page, length, message", [
+    (99, 20, "a block_table entry in use lies outside"),
+    (3, 33, "cache_seqlens must be >= 0 with cache_seqlens + seqlen_new"),
+])
+def test_cuda_decode_kernel_bad_indices(page, length, message):
+    """A page outside the cache, or a sequence longer than its pages, stops the kernel with a
+    device-side assertion that names it, never an illegal memory access (in a child process:
+    the CUDA context does not survive it)."""
+    _skip_without_d128_bf16()
+    run = subprocess.run([sys.executable, "-c", BAD_INDEX_SCRIPT, str(page), str(length)],
+                         capture_output=True, text=True, timeout=300, env=script_env())
+    output = run.stdout + run.stderr
+    assert run.returncode != 0, output
+    assert message in output and "illegal memory access" not in output, output[-3000:]

@@ -80,15 +80,18 @@ TORCH_LIBRARY(flash_ext, m) {
   m.def(
       "flash_dropout_keep_mask(Tensor q, Tensor k, Tensor dropout_seed, float dropout_p) "
       "-> Tensor");
-  // Decoding on a KV cache where it lies (CUDA, the flash backend): q (B, Sq, Hq, D) against a
-  // dense cache (B_cache, S_cache, Hkv, D) whose rows cache_batch_idx chooses, or the pages
-  // (num_pages, page_size, Hkv, D) of block_table (B, max_blocks); int32 cache_seqlens (B,)
-  // (the tokens each sequence has; None: all) and cache_leftpad (B,) (where it starts). Query
-  // token i sits at position cache_seqlens - Sq + i, windows (causal: window_right = 0) align
-  // there. Returns out (B, Sq, Hq, D) and lse (B, Hq, Sq) fp32; sinks as attention_fwd's.
+  // flash_attn_with_kvcache on CUDA (the flash backend), the cache read where it lies: k and v
+  // (B, Snew, Hkv, D), if given, written in place into the cache after each sequence's
+  // cache_seqlens tokens ((B,) integers; None: the int cache_seqlen for all); then q
+  // (B, Sq, Hq, D) against a dense cache (B_cache, S_cache, Hkv, D) whose rows cache_batch_idx
+  // chooses, or the pages (num_pages, page_size, Hkv, D) of block_table (B, max_blocks) int32,
+  // from cache_leftpad (B,) on. Query token i sits at position cache_seqlens + Snew - Sq + i;
+  // windows (causal: window_right = 0) align there. Returns out (B, Sq, Hq, D) and lse
+  // (B, Hq, Sq) fp32; sinks as attention_fwd's.
   m.def(
-      "kvcache_fwd(Tensor q, Tensor k_cache, Tensor v_cache, Tensor? cache_seqlens, "
-      "Tensor? cache_batch_idx, Tensor? cache_leftpad, Tensor? block_table, float scale, "
-      "int window_left, int window_right, float softcap, Tensor? sinks) "
+      "kvcache_fwd(Tensor q, Tensor(a!) k_cache, Tensor(b!) v_cache, Tensor? k, Tensor? v, "
+      "Tensor? cache_seqlens, int cache_seqlen, Tensor? cache_batch_idx, Tensor? cache_leftpad, "
+      "Tensor? block_table, float scale, int window_left, int window_right, float softcap, "
+      "Tensor? sinks) "
       "-> (Tensor out, Tensor lse)");
 }

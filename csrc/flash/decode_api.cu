@@ -1,5 +1,5 @@
-// Host side of decoding against a KV cache: the split heuristic and the launches, for the
-// compiled (dtype, head dim) variants.
+// Host side of decoding against a KV cache: the split heuristic and the launches (the append,
+// the decode kernel, the combine), for the compiled (dtype, head dim) variants.
 #include <algorithm>
 
 #include "decode_kernel.h"
@@ -68,6 +68,15 @@ cudaError_t run_decode(const DecodeParams& call, cudaStream_t stream) {
     auto kernel = &decode_kernel<Element, kHeadDim>;
     err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem);
     if (err != cudaSuccess) return;
+    if (params.new_tokens > 0) {
+      const int64_t pieces = int64_t(params.batch) * params.new_tokens * params.heads_kv *
+                             (params.head_dim / 8);
+      const unsigned blocks = static_cast<unsigned>(std::min<int64_t>((pieces + 255) / 256, 65536));
+      decode_append_kernel<<<blocks, 256, 0, stream>>>(params);
+      err = cudaGetLastError();
+      if (err != cudaSuccess) return;
+    }
+    if (params.seqlen_q == 0) return;
     const dim3 grid(static_cast<unsigned>(decode_ctas(params)), params.num_splits);
     kernel<<<grid, kDecodeWarps * 32, kSmem, stream>>>(params);
     err = cudaGetLastError();

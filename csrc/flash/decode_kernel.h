@@ -1,13 +1,14 @@
-// Decoding against a KV cache where it lies (flash_attn_with_kvcache): a dense cache indexed by
-// cache_batch_idx, or the pages of a block table, read once per kv head however many query heads
-// share it. The query rows of a kv head's group (Sq tokens x Hq / Hkv heads, packed) form the M
-// side of one mma.sync tile; a CTA takes 16 of them against one split of the sequence's keys,
-// streamed through shared memory in kDecodeBlockN-key stages by cp.async (the row addresses of
-// each stage come from the block table, so pages of any size work). Each of the 4 warps takes
-// 16 keys of a stage and keeps its own online softmax; the warps join their rows through shared
-// memory at the end, and each split's fp32 partial goes to fwd_combine.h, which joins the splits
-// (and the sinks). Masks (the sequence's [leftpad, seqlen),
-// causal and sliding windows aligned bottom-right) and softcap apply to every score.
+// Decoding against a KV cache where it lies (flash_attn_with_kvcache): the new tokens appended
+// first (decode_append_kernel), then attention on a dense cache indexed by cache_batch_idx, or
+// on the pages of a block table, read once per kv head however many query heads share it. The
+// query rows of a kv head's group (Sq tokens x Hq / Hkv heads, packed) form the M side of one
+// mma.sync tile; a CTA takes 16 of them against one split of the sequence's keys, streamed
+// through shared memory in kDecodeBlockN-key stages by cp.async (the row addresses of each
+// stage come from the block table, so pages of any size work). Each of the 4 warps takes 16
+// keys of a stage and keeps its own online softmax; the warps join their rows through shared
+// memory at the end, and each split's fp32 partial goes to fwd_combine.h, which joins the
+// splits (and the sinks). Masks (the sequence's [leftpad, seqlen), causal and sliding windows
+// aligned bottom-right) and softcap apply to every score.
 #pragma once
 
 #include <cute/arch/copy_sm75.hpp>
@@ -83,6 +84,64 @@ __device__ __forceinline__ void copy_16(const void* src, void* dst, bool valid) 
       valid);
 }
 
+// Stops the kernel with a device-side assertion naming the bad input (the CUDA context then
+// reports "device-side assert triggered"): an index the caller gave that lies outside the cache.
+__device__ __forceinline__ void require(bool ok, const char* what) {
+  if (!ok) __assert_fail(what, __FILE__, __LINE__, "flash_ext decode");
+}
+
+// Sequence b's tokens before the append, checked against the cache's capacity.
+__device__ __forceinline__ int tokens_before(const DecodeParams& p, int b) {
+  const int tokens = p.cache_seqlens != nullptr ? p.cache_seqlens[b] : p.cache_seqlen;
+  require(tokens >= 0 && tokens <= p.seqlen_k - p.new_tokens,
+          "flash_attn_with_kvcache: cache_seqlens must be >= 0 with cache_seqlens + seqlen_new "
+          "<= the cache's tokens");
+  return tokens;
+}
+
+// Where token `pos` of sequence b lies: the cache row or page (`where`) and the token in it.
+__device__ __forceinline__ void cache_slot(const DecodeParams& p, int b, int pos, int& where,
+                                           int& token) {
+  if (p.block_table != nullptr) {
+    where = p.block_table[b * p.block_table_stride + pos / p.page_size];
+    token = pos % p.page_size;
+    require(where >= 0 && where < p.cache_rows,
+            "flash_attn_with_kvcache: a block_table entry in use lies outside [0, num_pages)");
+  } else {
+    where = p.cache_batch_idx != nullptr ? p.cache_batch_idx[b] : b;
+    token = pos;
+    require(where >= 0 && where < p.cache_rows,
+            "flash_attn_with_kvcache: cache_batch_idx lies outside [0, the cache's batch)");
+  }
+}
+
+// The new tokens into the cache: a thread per 16 bytes of a (sequence, token, kv head) row.
+__global__ void __launch_bounds__(256) decode_append_kernel(__grid_constant__ const DecodeParams p) {
+  const int chunks = p.head_dim / 8;
+  const int64_t total = int64_t(p.batch) * p.new_tokens * p.heads_kv * chunks;
+  for (int64_t idx = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; idx < total;
+       idx += int64_t(gridDim.x) * blockDim.x) {
+    const int c = static_cast<int>(idx % chunks);
+    const int h = static_cast<int>(idx / chunks % p.heads_kv);
+    const int j = static_cast<int>(idx / chunks / p.heads_kv % p.new_tokens);
+    const int b = static_cast<int>(idx / chunks / p.heads_kv / p.new_tokens);
+    int where, token;
+    cache_slot(p, b, tokens_before(p, b) + j, where, token);
+    // 2-byte elements, moved as 16-byte pieces.
+    auto piece = [&](const void* base, int64_t offset) {
+      return reinterpret_cast<const uint4*>(static_cast<const uint16_t*>(base) + offset);
+    };
+    *const_cast<uint4*>(piece(p.k, int64_t(where) * p.k_batch_stride + token * p.k_row_stride +
+                                       h * p.k_head_stride + c * 8)) =
+        *piece(p.k_new, b * p.k_new_batch_stride + j * p.k_new_row_stride +
+                            h * p.k_new_head_stride + c * 8);
+    *const_cast<uint4*>(piece(p.v, int64_t(where) * p.v_batch_stride + token * p.v_row_stride +
+                                       h * p.v_head_stride + c * 8)) =
+        *piece(p.v_new, b * p.v_new_batch_stride + j * p.v_new_row_stride +
+                            h * p.v_new_head_stride + c * 8);
+  }
+}
+
 __device__ __forceinline__ float quad_max(float x) {
   x = fmaxf(x, __shfl_xor_sync(0xffffffff, x, 1));
   return fmaxf(x, __shfl_xor_sync(0xffffffff, x, 2));
@@ -115,8 +174,8 @@ __global__ void __launch_bounds__(kDecodeWarps * 32)
   const int b = static_cast<int>(bh / p.heads_kv);
   const int r0 = row_tile * kDecodeRows, r_end = min(r0 + kDecodeRows, packed);
 
-  // The sequence's tokens [lo, len); query token i sits at len - Sq + i.
-  const int len = p.cache_seqlens != nullptr ? min(p.cache_seqlens[b], p.seqlen_k) : p.seqlen_k;
+  // The sequence's tokens [lo, len), the new ones included; query token i sits at len - Sq + i.
+  const int len = tokens_before(p, b) + p.new_tokens;
   const int lo = p.cache_leftpad != nullptr ? max(p.cache_leftpad[b], 0) : 0;
   auto key_begin = [&](int i) {
     return p.window_left < 0 ? lo : max(lo, len - p.seqlen_q + i - p.window_left);
@@ -151,30 +210,31 @@ __global__ void __launch_bounds__(kDecodeWarps * 32)
   }
 
   // Stage `stage` <- key tile `tile` (tokens begin + tile * kDecodeBlockN on), K then V; rows
-  // past the end, columns past head_dim and pages outside the cache read as zeros.
-  const int cache_row = p.cache_batch_idx != nullptr ? p.cache_batch_idx[b] : b;
+  // past the end and columns past head_dim read as zeros. A thread's rows are looked up first
+  // (block table reads, all in flight together), then its copies issued.
+  static_assert(kDecodeBlockN * kChunks % kThreads == 0);
+  constexpr int kPieces = kDecodeBlockN * kChunks / kThreads;  // 16-byte pieces a thread
   auto load_tile = [&](int tile, int stage) {
     Element* sK = sKV + stage * 2 * Traits::kTileElems;
     Element* sV = sK + Traits::kTileElems;
     const int k0 = begin + tile * kDecodeBlockN;
-    for (int idx = tid; idx < kDecodeBlockN * kChunks; idx += kThreads) {
-      const int row = idx / kChunks, c = idx % kChunks;
-      const int pos = k0 + row;
-      bool valid = pos < end && c * 8 < p.head_dim;
-      int64_t where = 0, token = pos;
-      if (valid) {
-        if (p.block_table != nullptr) {
-          where = p.block_table[b * p.block_table_stride + pos / p.page_size];
-          token = pos % p.page_size;
-        } else {
-          where = cache_row;
-        }
-        valid = where >= 0 && where < p.cache_rows;
-      }
-      const int64_t k_off = valid ? where * p.k_batch_stride + token * p.k_row_stride +
+    int where[kPieces], token[kPieces];
+    CUTE_UNROLL
+    for (int i = 0; i < kPieces; ++i) {
+      const int pos = k0 + (tid + i * kThreads) / kChunks;
+      where[i] = token[i] = 0;
+      if (pos < end) cache_slot(p, b, pos, where[i], token[i]);
+    }
+    CUTE_UNROLL
+    for (int i = 0; i < kPieces; ++i) {
+      const int row = (tid + i * kThreads) / kChunks, c = (tid + i * kThreads) % kChunks;
+      const bool valid = k0 + row < end && c * 8 < p.head_dim;
+      const int64_t k_off = valid ? int64_t(where[i]) * p.k_batch_stride +
+                                        int64_t(token[i]) * p.k_row_stride +
                                         hkv * p.k_head_stride + c * 8
                                   : 0;
-      const int64_t v_off = valid ? where * p.v_batch_stride + token * p.v_row_stride +
+      const int64_t v_off = valid ? int64_t(where[i]) * p.v_batch_stride +
+                                        int64_t(token[i]) * p.v_row_stride +
                                         hkv * p.v_head_stride + c * 8
                                   : 0;
       copy_16(static_cast<const Element*>(p.k) + k_off, sK + row * kStride + c * 8, valid);

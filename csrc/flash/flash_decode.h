@@ -20,9 +20,9 @@ int decode_slices(const DecodeParams& params);
 // Why the decode kernel cannot run `params` (its grid), or nullptr when it can.
 const char* decode_unsupported(const DecodeParams& params);
 
-// Runs the decode kernel and the combine on `stream`. The caller has validated `params`
-// (fwd_built for its dtype and head dim, 16-byte aligned rows) and allocated out_accum and
-// lse_accum. Returns the launch status.
+// Runs the append of the new tokens (if any), the decode kernel and the combine on `stream`.
+// The caller has validated `params` (fwd_built for its dtype and head dim, 16-byte aligned rows,
+// decode_unsupported) and allocated out_accum and lse_accum. Returns the launch status.
 cudaError_t run_decode(const DecodeParams& params, cudaStream_t stream);
 
 }  // namespace flash

@@ -83,10 +83,14 @@ struct FwdParams {
 // Decoding against a KV cache where it lies (decode_kernel.h): q (B, Sq, Hq, D) with q's
 // strides in FwdParams (row = token), k and v a dense (B_cache, S_cache, Hkv, D) cache or pages
 // (num_pages, page_size, Hkv, D) with their strides in k/v_*_stride (batch = cache row or page,
-// row = token), out like q, lse (B, Hq, Sq). seqlen_k is the cache's capacity in tokens;
-// the fp32 partials (out_accum, lse_accum) hold a slice per split (decode_slices).
+// row = token), out like q, lse (B, Hq, Sq). seqlen_k is the cache's capacity in tokens; the
+// fp32 partials (out_accum, lse_accum) hold a slice per split (decode_slices). Indices outside
+// the cache stop the kernels with a device-side assertion naming them.
 struct DecodeParams : FwdParams {
-  const int* cache_seqlens = nullptr;    // (B,) int32: tokens each sequence has; nullptr: all
+  // The tokens each sequence has before the append: cache_seqlens (B,) int32, or cache_seqlen
+  // for all where that is nullptr.
+  const int* cache_seqlens = nullptr;
+  int cache_seqlen = 0;
   const int* cache_leftpad = nullptr;    // (B,) int32: where each sequence starts; nullptr: 0
   const int* cache_batch_idx = nullptr;  // (B,) int32: dense cache row of each sequence
   int cache_rows = 0;                    // dense: B_cache; paged: num_pages
@@ -95,6 +99,13 @@ struct DecodeParams : FwdParams {
   const int* block_table = nullptr;
   int64_t block_table_stride = 0;
   int page_size = 0;
+  // New tokens (B, new_tokens, Hkv, D), written into the cache after each sequence's tokens
+  // before attention reads it; new_tokens = 0: none.
+  const void* k_new = nullptr;
+  const void* v_new = nullptr;
+  int64_t k_new_batch_stride = 0, k_new_head_stride = 0, k_new_row_stride = 0;
+  int64_t v_new_batch_stride = 0, v_new_head_stride = 0, v_new_row_stride = 0;
+  int new_tokens = 0;
 };
 
 // The backward reads the forward's call (q, k, v, out, lse and every option) and adds the

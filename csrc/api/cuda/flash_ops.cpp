@@ -275,57 +275,90 @@ Tensor flash_dropout_keep_mask(const Tensor& q, const Tensor& k, const Tensor& d
   return keep;
 }
 
-// An optional int32 tensor of `shape` on q's device with a contiguous last dim (the decode
-// kernel's cache_seqlens, cache_batch_idx, cache_leftpad and block_table).
-const int* index_tensor(const OptTensor& t, const char* name, at::IntArrayRef shape,
-                        const Tensor& q) {
-  if (!t.has_value()) return nullptr;
-  TORCH_CHECK_VALUE(t->scalar_type() == at::kInt && t->device() == q.device() &&
-                        t->sizes() == shape && (t->dim() == 0 || t->stride(-1) == 1),
-                    "flash_ext: ", name, " must be an int32 tensor of shape ", shape, " on ",
-                    q.device(), " with a contiguous last dim, got ", t->scalar_type(), " of shape ",
-                    t->sizes(), " on ", t->device());
-  return t->data_ptr<int>();
+// An optional (batch,) integer tensor on q's device, as the int32 the decode kernels read.
+Tensor per_sequence(const OptTensor& t, const char* name, int64_t batch, const Tensor& q) {
+  if (!t.has_value()) return Tensor();
+  TORCH_CHECK_VALUE(at::isIntegralType(t->scalar_type(), /*includeBool=*/false) &&
+                        t->device() == q.device() && t->dim() == 1 && t->size(0) == batch,
+                    "flash_ext: ", name, " must be an integer tensor of shape (", batch, ") on ",
+                    q.device(), ", got ", t->scalar_type(), " of shape ", t->sizes(), " on ",
+                    t->device());
+  return t->to(at::kInt).contiguous();
 }
 
-// flash_attn_with_kvcache's attention on the cache where it lies (flash/decode_kernel.h):
-// q (B, Sq, Hq, D); k_cache and v_cache dense (B_cache, S_cache, Hkv, D), rows chosen by
-// cache_batch_idx, or pages (num_pages, page_size, Hkv, D) of block_table (B, max_blocks);
-// cache_seqlens (B,) the tokens each sequence has (new ones included), cache_leftpad (B,) where
-// it starts. Query token i sits at position cache_seqlens - Sq + i: windows (causal is
-// window_right 0) align bottom-right. Returns out (B, Sq, Hq, D) and lse (B, Hq, Sq) fp32.
-std::tuple<Tensor, Tensor> kvcache_fwd(const Tensor& q_in, const Tensor& k_cache,
-                                       const Tensor& v_cache, const OptTensor& cache_seqlens,
-                                       const OptTensor& cache_batch_idx,
-                                       const OptTensor& cache_leftpad,
-                                       const OptTensor& block_table, double scale,
-                                       int64_t window_left, int64_t window_right, double softcap,
-                                       const OptTensor& sinks) {
+// (batch or page, token, head) strides: the decode kernels' batch, row and head.
+void set_token_strides(const Tensor& t, int64_t& batch, int64_t& head, int64_t& row) {
+  batch = t.stride(0), row = t.stride(1), head = t.stride(2);
+}
+
+// flash_attn_with_kvcache on the cache where it lies (flash/decode_kernel.h): k_new and v_new
+// (B, Snew, Hkv, D) appended in place at each sequence's cache_seqlens (a (B,) tensor, else
+// the int cache_seqlen for all), then q (B, Sq, Hq, D) against the cache: dense
+// (B_cache, S_cache, Hkv, D), rows chosen by cache_batch_idx, or pages
+// (num_pages, page_size, Hkv, D) of block_table (B, max_blocks) int32; cache_leftpad (B,) where
+// each sequence starts. Query token i sits at position cache_seqlens + Snew - Sq + i: windows
+// (causal is window_right 0) align bottom-right. Returns out (B, Sq, Hq, D) and lse (B, Hq, Sq)
+// fp32. Indices given as tensors are checked by the kernels (a device-side assertion).
+std::tuple<Tensor, Tensor> kvcache_fwd(
+    const Tensor& q_in, const Tensor& k_cache, const Tensor& v_cache, const OptTensor& k_new_in,
+    const OptTensor& v_new_in, const OptTensor& cache_seqlens_in, int64_t cache_seqlen,
+    const OptTensor& cache_batch_idx_in, const OptTensor& cache_leftpad_in,
+    const OptTensor& block_table, double scale, int64_t window_left, int64_t window_right,
+    double softcap, const OptTensor& sinks) {
   TORCH_CHECK_VALUE(q_in.dim() == 4, "flash_ext: q must be (batch, seqlen_q, heads, head_dim), "
                     "got shape ", q_in.sizes());
   check_flash_device_and_dtype(q_in);
   check_flash_head_dim(q_in);
+  const int64_t batch = q_in.size(0), seqlen_q = q_in.size(1), heads_q = q_in.size(2);
+  const int64_t head_dim = q_in.size(3);
   for (const Tensor* cache : {&k_cache, &v_cache}) {
     const char* name = cache == &k_cache ? "k_cache" : "v_cache";
     TORCH_CHECK_VALUE(cache->dim() == 4 && cache->sizes() == k_cache.sizes() &&
-                          cache->size(3) == q_in.size(3),
+                          cache->size(3) == head_dim,
                       "flash_ext: ", name, " must be (batch or pages, seqlen or page_size, "
-                      "heads_kv, ", q_in.size(3), ") like k_cache, got ", cache->sizes());
+                      "heads_kv, ", head_dim, ") like k_cache, got ", cache->sizes());
     TORCH_CHECK_VALUE(cache->scalar_type() == q_in.scalar_type() &&
                           cache->device() == q_in.device(),
                       "flash_ext: ", name, " must be ", q_in.scalar_type(), " on ", q_in.device(),
                       " like q, got ", cache->scalar_type(), " on ", cache->device());
     TORCH_CHECK_VALUE(gpu::rows_aligned(*cache, kRowElems), "flash_ext: ", name, " must have a "
-                      "contiguous last dim, 16-byte aligned strides and start (it is read in "
-                      "place), got strides ", cache->strides());
+                      "contiguous last dim, 16-byte aligned strides and start (it is read and "
+                      "written in place), got strides ", cache->strides());
   }
-  const int64_t batch = q_in.size(0), seqlen_q = q_in.size(1), heads_q = q_in.size(2);
   const int64_t heads_kv = k_cache.size(2);
   TORCH_CHECK_VALUE(heads_kv > 0 && heads_q % heads_kv == 0, "flash_ext: q's ", heads_q,
                     " heads must be a multiple of the cache's ", heads_kv);
-  const int64_t tokens = block_table.has_value()
-                             ? (block_table->dim() == 2 ? block_table->size(1) : 0) * k_cache.size(1)
-                             : k_cache.size(1);
+  TORCH_CHECK_VALUE(k_new_in.has_value() == v_new_in.has_value(),
+                    "flash_ext: k and v go together: both new tokens or both None");
+  Tensor k_new, v_new;
+  for (const OptTensor* t : {&k_new_in, &v_new_in}) {
+    if (!t->has_value()) continue;
+    TORCH_CHECK_VALUE((*t)->dim() == 4 && (*t)->size(0) == batch && (*t)->size(2) == heads_kv &&
+                          (*t)->size(3) == head_dim && (*t)->sizes() == (*k_new_in).sizes() &&
+                          (*t)->device() == q_in.device(),
+                      "flash_ext: k and v must be (", batch, ", seqlen_new, ", heads_kv, ", ",
+                      head_dim, ") on ", q_in.device(), ", got ", (*k_new_in).sizes(), " and ",
+                      (*v_new_in).sizes());
+    (t == &k_new_in ? k_new : v_new) = aligned_rows((*t)->to(k_cache.scalar_type()));
+  }
+  const int64_t new_tokens = k_new.defined() ? k_new.size(1) : 0;
+  int64_t tokens = k_cache.size(1);
+  if (block_table.has_value()) {
+    TORCH_CHECK_VALUE(!cache_batch_idx_in.has_value(), "flash_ext: cache_batch_idx is not "
+                      "supported with block_table (paged cache)");
+    TORCH_CHECK_VALUE(block_table->scalar_type() == at::kInt && block_table->dim() == 2 &&
+                          block_table->size(0) == batch && block_table->stride(-1) == 1 &&
+                          block_table->device() == q_in.device(),
+                      "flash_ext: block_table must be (", batch, ", max_blocks_per_seq) int32 on ",
+                      q_in.device(), " with a contiguous last dim, got ",
+                      block_table->scalar_type(), " of shape ", block_table->sizes());
+    tokens = block_table->size(1) * k_cache.size(1);
+  }
+  if (!cache_seqlens_in.has_value()) {
+    TORCH_CHECK_VALUE(cache_seqlen >= 0 && cache_seqlen + new_tokens <= tokens,
+                      "flash_ext: cache_seqlens must be >= 0 with cache_seqlens + seqlen_new <= "
+                      "the cache's ", tokens, " tokens, got ", cache_seqlen, " + ", new_tokens);
+  }
   if (sinks.has_value()) check_sinks(*sinks, q_in, heads_q, "learnable_sink", "q");
   TORCH_CHECK_VALUE(scale > 0.0 && softcap >= 0.0, "flash_ext: scale must be > 0 and softcap "
                     ">= 0, got ", scale, " and ", softcap);
@@ -333,17 +366,18 @@ std::tuple<Tensor, Tensor> kvcache_fwd(const Tensor& q_in, const Tensor& k_cache
   const Tensor q = aligned_rows(q_in);
   Tensor out = at::empty_like(q, at::MemoryFormat::Contiguous);
   Tensor lse = at::empty({batch, heads_q, seqlen_q}, q.options().dtype(at::kFloat));
-  if (out.numel() == 0) return {out, lse};
+  if (batch == 0 || (seqlen_q == 0 && new_tokens == 0)) return {out, lse};
 
   flash::DecodeParams p;
-  p.cache_seqlens = index_tensor(cache_seqlens, "cache_seqlens", {batch}, q);
-  p.cache_batch_idx = index_tensor(cache_batch_idx, "cache_batch_idx", {batch}, q);
-  p.cache_leftpad = index_tensor(cache_leftpad, "cache_leftpad", {batch}, q);
+  const Tensor cache_seqlens = per_sequence(cache_seqlens_in, "cache_seqlens", batch, q);
+  const Tensor cache_batch_idx = per_sequence(cache_batch_idx_in, "cache_batch_idx", batch, q);
+  const Tensor cache_leftpad = per_sequence(cache_leftpad_in, "cache_leftpad", batch, q);
+  if (cache_seqlens.defined()) p.cache_seqlens = cache_seqlens.data_ptr<int>();
+  if (cache_batch_idx.defined()) p.cache_batch_idx = cache_batch_idx.data_ptr<int>();
+  if (cache_leftpad.defined()) p.cache_leftpad = cache_leftpad.data_ptr<int>();
+  p.cache_seqlen = gpu::to_int(cache_seqlen, "cache_seqlens");
   if (block_table.has_value()) {
-    TORCH_CHECK_VALUE(!cache_batch_idx.has_value(), "flash_ext: cache_batch_idx is not "
-                      "supported with block_table (paged cache)");
-    p.block_table = index_tensor(block_table, "block_table",
-                                 {batch, block_table->dim() == 2 ? block_table->size(1) : 0}, q);
+    p.block_table = block_table->data_ptr<int>();
     p.block_table_stride = block_table->stride(0);
     p.page_size = gpu::to_int(k_cache.size(1), "page_size");
     TORCH_CHECK_VALUE(p.page_size > 0, "flash_ext: a paged cache needs page_size > 0");
@@ -353,21 +387,24 @@ std::tuple<Tensor, Tensor> kvcache_fwd(const Tensor& q_in, const Tensor& k_cache
   p.v = v_cache.data_ptr();
   p.out = out.data_ptr();
   p.lse = lse.data_ptr<float>();
-  // (batch or page, token, head) strides: the kernel's batch, row and head.
-  const auto strides = [](const Tensor& t, int64_t& batch_s, int64_t& head_s, int64_t& row_s) {
-    batch_s = t.stride(0), row_s = t.stride(1), head_s = t.stride(2);
-  };
-  strides(q, p.q_batch_stride, p.q_head_stride, p.q_row_stride);
-  strides(k_cache, p.k_batch_stride, p.k_head_stride, p.k_row_stride);
-  strides(v_cache, p.v_batch_stride, p.v_head_stride, p.v_row_stride);
-  strides(out, p.o_batch_stride, p.o_head_stride, p.o_row_stride);
+  set_token_strides(q, p.q_batch_stride, p.q_head_stride, p.q_row_stride);
+  set_token_strides(k_cache, p.k_batch_stride, p.k_head_stride, p.k_row_stride);
+  set_token_strides(v_cache, p.v_batch_stride, p.v_head_stride, p.v_row_stride);
+  set_token_strides(out, p.o_batch_stride, p.o_head_stride, p.o_row_stride);
+  if (new_tokens > 0) {
+    p.k_new = k_new.data_ptr();
+    p.v_new = v_new.data_ptr();
+    set_token_strides(k_new, p.k_new_batch_stride, p.k_new_head_stride, p.k_new_row_stride);
+    set_token_strides(v_new, p.v_new_batch_stride, p.v_new_head_stride, p.v_new_row_stride);
+    p.new_tokens = gpu::to_int(new_tokens, "seqlen_new");
+  }
   p.batch = gpu::to_int(batch, "batch");
   p.heads_q = gpu::to_int(heads_q, "heads_q");
   p.heads_kv = gpu::to_int(heads_kv, "heads_kv");
   p.seqlen_q = gpu::to_int(seqlen_q, "seqlen_q");
   p.seqlen_k = gpu::to_int(tokens, "the cache's tokens");
   p.cache_rows = gpu::to_int(k_cache.size(0), "the cache's rows or pages");
-  p.head_dim = p.head_dim_v = gpu::to_int(q.size(3), "head_dim");
+  p.head_dim = p.head_dim_v = gpu::to_int(head_dim, "head_dim");
   p.is_bf16 = q.scalar_type() == at::kBFloat16;
   p.num_sms = gpu::device_attribute(cudaDevAttrMultiProcessorCount, q);
   p.scale = static_cast<float>(scale);
