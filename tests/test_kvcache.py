@@ -250,7 +250,9 @@ KERNEL_CASES = [
     ("dense_gqa", 8, 2, 1, 128, {}),
     ("paged16_mqa_causal", 16, 1, 4, 64, {"causal": True}),
     ("paged48_window", 8, 8, 2, 128, {"causal": True, "window_size": (40, 0)}),
-    # 5 tokens x 8 heads a kv head: three 16-row tiles; leftpad and cache rows.
+    # 3 tokens x 8 heads a kv head: one CTA of two row tiles, the second partial.
+    ("paged16_two_row_tiles", 16, 2, 3, 128, {"causal": True}),
+    # 5 tokens x 8 heads a kv head: two CTAs of two row tiles; leftpad and cache rows.
     ("batch_idx_leftpad_tiles", 32, 4, 5, 128, {"causal": True, "leftpad": True}),
     ("paged256_softcap_sinks", 8, 2, 1, 256, {"softcap": 30.0, "sinks": True}),
     ("dense_d80_no_append", 4, 2, 3, 80, {"causal": True, "no_append": True}),

@@ -1,6 +1,7 @@
 // Host side of decoding against a KV cache: the split heuristic and the launches (the append,
 // the decode kernel, the combine), for the compiled (dtype, head dim) variants.
 #include <algorithm>
+#include <type_traits>
 
 #include "decode_kernel.h"
 #include "flash_decode.h"
@@ -27,9 +28,23 @@ bool with_decode_variant(const DecodeParams& p, F f) {
   });
 }
 
-int64_t decode_ctas(const DecodeParams& p) {
-  const int64_t packed = int64_t(p.seqlen_q) * (p.heads_q / p.heads_kv);
-  return int64_t(p.batch) * p.heads_kv * ((packed + kDecodeRows - 1) / kDecodeRows);
+int64_t packed_rows(const DecodeParams& p) {
+  return int64_t(p.seqlen_q) * (p.heads_q / p.heads_kv);
+}
+
+// Calls f(std::integral_constant<int, kMTiles>{}): two row tiles a CTA where a kv head has more
+// than one tile of query rows.
+template <typename F>
+void with_m_tiles(const DecodeParams& p, F f) {
+  if (packed_rows(p) > kDecodeRows) {
+    f(std::integral_constant<int, 2>{});
+  } else {
+    f(std::integral_constant<int, 1>{});
+  }
+}
+
+int64_t decode_ctas(const DecodeParams& p, int rows_a_cta) {
+  return int64_t(p.batch) * p.heads_kv * ((packed_rows(p) + rows_a_cta - 1) / rows_a_cta);
 }
 
 }  // namespace
@@ -37,11 +52,15 @@ int64_t decode_ctas(const DecodeParams& p) {
 // Memory bound: the splits give every SM its CTAs (two where they fit), rounded down so that
 // the grid ends in one wave rather than a partial second, and each split at least one tile.
 int decode_num_splits(const DecodeParams& p) {
-  int per_sm = 1;
+  int per_sm = 1, rows = kDecodeRows;
   with_decode_variant(p, [&](auto, auto dim) {
-    per_sm = DecodeTraits<decltype(dim)::value>::kCtasPerSm;
+    with_m_tiles(p, [&](auto m_tiles) {
+      using Traits = DecodeTraits<decltype(dim)::value, decltype(m_tiles)::value>;
+      per_sm = Traits::kCtasPerSm;
+      rows = Traits::kRows;
+    });
   });
-  const int64_t ctas = std::max<int64_t>(1, decode_ctas(p));
+  const int64_t ctas = std::max<int64_t>(1, decode_ctas(p, rows));
   const int64_t slots = int64_t(std::max(p.num_sms, 1)) * per_sm;
   const int64_t tiles = (int64_t(p.seqlen_k) + kDecodeBlockN - 1) / kDecodeBlockN;
   return static_cast<int>(std::clamp<int64_t>(slots / ctas, 1, std::clamp<int64_t>(tiles, 1, 256)));
@@ -64,10 +83,6 @@ cudaError_t run_decode(const DecodeParams& call, cudaStream_t stream) {
   with_decode_variant(params, [&](auto tag, auto dim) {
     using Element = typename decltype(tag)::type;
     constexpr int kHeadDim = decltype(dim)::value;
-    constexpr int kSmem = DecodeTraits<kHeadDim>::kSmemBytes;
-    auto kernel = &decode_kernel<Element, kHeadDim>;
-    err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem);
-    if (err != cudaSuccess) return;
     if (params.new_tokens > 0) {
       const int64_t pieces = int64_t(params.batch) * params.new_tokens * params.heads_kv *
                              (params.head_dim / 8);
@@ -76,10 +91,18 @@ cudaError_t run_decode(const DecodeParams& call, cudaStream_t stream) {
       err = cudaGetLastError();
       if (err != cudaSuccess) return;
     }
+    err = cudaSuccess;
     if (params.seqlen_q == 0) return;
-    const dim3 grid(static_cast<unsigned>(decode_ctas(params)), params.num_splits);
-    kernel<<<grid, kDecodeWarps * 32, kSmem, stream>>>(params);
-    err = cudaGetLastError();
+    with_m_tiles(params, [&](auto m_tiles) {
+      using Traits = DecodeTraits<kHeadDim, decltype(m_tiles)::value>;
+      auto kernel = &decode_kernel<Element, kHeadDim, decltype(m_tiles)::value>;
+      err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                 Traits::kSmemBytes);
+      if (err != cudaSuccess) return;
+      const dim3 grid(static_cast<unsigned>(decode_ctas(params, Traits::kRows)), params.num_splits);
+      kernel<<<grid, Traits::kThreads, Traits::kSmemBytes, stream>>>(params);
+      err = cudaGetLastError();
+    });
     if (err != cudaSuccess) return;
     FwdParams combine = params;
     combine.num_splits = decode_slices(params);

@@ -1,14 +1,15 @@
 // Decoding against a KV cache where it lies (flash_attn_with_kvcache): the new tokens appended
 // first (decode_append_kernel), then attention on a dense cache indexed by cache_batch_idx, or
 // on the pages of a block table, read once per kv head however many query heads share it. The
-// query rows of a kv head's group (Sq tokens x Hq / Hkv heads, packed) form the M side of one
-// mma.sync tile; a CTA takes 16 of them against one split of the sequence's keys, streamed
-// through shared memory in kDecodeBlockN-key stages by cp.async (the row addresses of each
-// stage come from the block table, so pages of any size work). Each of the 4 warps takes 16
-// keys of a stage and keeps its own online softmax; the warps join their rows through shared
-// memory at the end, and each split's fp32 partial goes to fwd_combine.h, which joins the
-// splits (and the sinks). Masks (the sequence's [leftpad, seqlen), causal and sliding windows
-// aligned bottom-right) and softcap apply to every score.
+// query rows of a kv head's group (Sq tokens x Hq / Hkv heads, packed) form the M side of
+// mma.sync tiles; a CTA takes one or two tiles of 16 rows against one split of the sequence's
+// keys, streamed through shared memory in kDecodeBlockN-key stages by cp.async (the row
+// addresses of each stage come from the block table, so pages of any size work). Each of a row
+// tile's 4 warps takes 16 keys of a stage and keeps its own online softmax; the warps join
+// their rows through shared memory at the end, and each split's fp32 partial goes to
+// fwd_combine.h, which joins the splits (and the sinks). Masks (the sequence's
+// [leftpad, seqlen), causal and sliding windows aligned bottom-right) and softcap apply to
+// every score.
 #pragma once
 
 #include <cute/arch/copy_sm75.hpp>
@@ -26,26 +27,34 @@
 
 namespace flash {
 
-constexpr int kDecodeWarps = 4;
+constexpr int kDecodeWarps = 4;                   // a row tile's warps
 constexpr int kDecodeBlockN = 16 * kDecodeWarps;  // keys a stage: 16 a warp
-constexpr int kDecodeRows = 16;                   // packed query rows a CTA: one mma M
+constexpr int kDecodeRows = 16;                   // packed query rows a row tile: one mma M
 
-template <int kHeadDim>
+// kMTiles row tiles a CTA (1, or 2 where a kv head has more than 16 query rows: both read each
+// stage, so K/V come from memory once for 32 rows), each with its kDecodeWarps warps.
+template <int kHeadDim, int kMTiles>
 struct DecodeTraits {
+  static constexpr int kRows = kDecodeRows * kMTiles;
+  static constexpr int kWarps = kDecodeWarps * kMTiles;
+  static constexpr int kThreads = kWarps * 32;
   static constexpr int kChunks = kHeadDim / 8;  // 16-byte pieces of a row
   // Shared memory rows padded by 16 bytes: (2 D + 16) / 16 is odd for D a multiple of 16, so the
   // 8 rows an ldmatrix reads at one column fall in 8 distinct bank groups.
   static constexpr int kStride = kHeadDim + 8;
   static constexpr int kTileElems = kDecodeBlockN * kStride;
   static constexpr int kStageBytes = 2 * kTileElems * 2;  // K and V
-  // As many stages as fit two CTAs on an SM (~106 KB each), at least double buffering.
-  static constexpr int kStages = 108 * 1024 / kStageBytes > 2 ? 108 * 1024 / kStageBytes : 2;
-  static constexpr int kSmemBytes = (kDecodeRows * kStride + kStages * 2 * kTileElems) * 2;
+  // As many stages as fit two CTAs of one row tile on an SM (~106 KB each), or one of two row
+  // tiles (~200 KB); at least double buffering.
+  static constexpr int kBudget = (kMTiles == 1 ? 108 : 200) * 1024;
+  static constexpr int kStages = kBudget / kStageBytes > 2 ? kBudget / kStageBytes : 2;
+  static constexpr int kSmemBytes = (kRows * kStride + kStages * 2 * kTileElems) * 2;
   static constexpr int kCtasPerSm = kSmemBytes <= 113 * 1024 ? 2 : 1;
   // The epilogue's fp32 rows of every warp, in the stages' memory (padded against conflicts).
   static constexpr int kOutStride = kHeadDim + 4;
-  static_assert((kDecodeWarps * 2 * kDecodeRows + kDecodeWarps * kDecodeRows * kOutStride) * 4 <=
+  static_assert((kWarps * 2 * kDecodeRows + kWarps * kDecodeRows * kOutStride) * 4 <=
                 kStages * kStageBytes);
+  static_assert(kSmemBytes <= 227 * 1024);
 };
 
 template <typename Element>
@@ -152,27 +161,28 @@ __device__ __forceinline__ float quad_sum(float x) {
   return x + __shfl_xor_sync(0xffffffff, x, 2);
 }
 
-// Grid: (batch x kv heads x row tiles (fastest), splits); kDecodeWarps x 32 threads.
-template <typename Element, int kHeadDim>
-__global__ void __launch_bounds__(kDecodeWarps * 32)
+// Grid: (batch x kv heads x row blocks (fastest), splits); Traits::kThreads threads.
+template <typename Element, int kHeadDim, int kMTiles>
+__global__ void __launch_bounds__(DecodeTraits<kHeadDim, kMTiles>::kThreads)
     decode_kernel(__grid_constant__ const DecodeParams p) {
-  using Traits = DecodeTraits<kHeadDim>;
-  constexpr int kStride = Traits::kStride, kChunks = Traits::kChunks;
-  constexpr int kStages = Traits::kStages, kThreads = kDecodeWarps * 32;
+  using Traits = DecodeTraits<kHeadDim, kMTiles>;
+  constexpr int kStride = Traits::kStride, kChunks = Traits::kChunks, kRows = Traits::kRows;
+  constexpr int kStages = Traits::kStages, kThreads = Traits::kThreads;
   extern __shared__ __align__(128) char smem_raw[];
-  Element* const sQ = reinterpret_cast<Element*>(smem_raw);  // (kDecodeRows, kStride)
-  Element* const sKV = sQ + kDecodeRows * kStride;            // stages x (K tile, V tile)
+  Element* const sQ = reinterpret_cast<Element*>(smem_raw);  // (kRows, kStride)
+  Element* const sKV = sQ + kRows * kStride;                  // stages x (K tile, V tile)
 
   const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
+  const int m_tile = warp / kDecodeWarps, key_warp = warp % kDecodeWarps;
   const int g = lane / 4, t = lane % 4;  // the m16n8 fragments' row and column pair
   const int group = p.heads_q / p.heads_kv;
   const int packed = p.seqlen_q * group;  // query rows of a (sequence, kv head): token-major
-  const int row_tiles = (packed + kDecodeRows - 1) / kDecodeRows;
-  const int row_tile = static_cast<int>(blockIdx.x % row_tiles);
-  const int64_t bh = blockIdx.x / row_tiles;
+  const int row_blocks = (packed + kRows - 1) / kRows;
+  const int row_block = static_cast<int>(blockIdx.x % row_blocks);
+  const int64_t bh = blockIdx.x / row_blocks;
   const int hkv = static_cast<int>(bh % p.heads_kv);
   const int b = static_cast<int>(bh / p.heads_kv);
-  const int r0 = row_tile * kDecodeRows, r_end = min(r0 + kDecodeRows, packed);
+  const int r0 = row_block * kRows, r_end = min(r0 + kRows, packed);
 
   // The sequence's tokens [lo, len), the new ones included; query token i sits at len - Sq + i.
   const int len = tokens_before(p, b) + p.new_tokens;
@@ -190,16 +200,17 @@ __global__ void __launch_bounds__(kDecodeWarps * 32)
   const int tile0 = min(tiles, static_cast<int>(blockIdx.y) * per_split);
   const int n_tiles = min(tiles, tile0 + per_split) - tile0;
 
-  // Each lane's two rows (g, g + 8): the keys they see; rows past the group see none.
+  // Each lane's two rows (g, g + 8 of its warp's row tile): the keys they see; rows past the
+  // group see none.
   int row_begin[2], row_end[2];
   for (int h = 0; h < 2; ++h) {
-    const int r = r0 + g + 8 * h;
+    const int r = r0 + m_tile * kDecodeRows + g + 8 * h;
     row_begin[h] = r < r_end ? key_begin(r / group) : 0;
     row_end[h] = r < r_end ? key_end(r / group) : 0;
   }
 
   // Q rows: packed row r is token r / group of query head hkv * group + r % group.
-  for (int idx = tid; idx < kDecodeRows * kChunks; idx += kThreads) {
+  for (int idx = tid; idx < kRows * kChunks; idx += kThreads) {
     const int row = idx / kChunks, c = idx % kChunks;
     const int r = r0 + row;
     const bool valid = r < r_end && c * 8 < p.head_dim;
@@ -259,21 +270,22 @@ __global__ void __launch_bounds__(kDecodeWarps * 32)
     if (it + kStages - 1 < n_tiles) load_tile(tile0 + it + kStages - 1, (it + kStages - 1) % kStages);
     cute::cp_async_fence();
 
-    const Element* sK = sKV + (it % kStages) * 2 * Traits::kTileElems + warp * 16 * kStride;
+    const Element* sK = sKV + (it % kStages) * 2 * Traits::kTileElems + key_warp * 16 * kStride;
     const Element* sV = sK + Traits::kTileElems;
     // S (16 rows x this warp's 16 keys) = Q K^T: two n8 tiles of keys.
     float acc_s[2][4] = {};
     CUTE_UNROLL
     for (int kk = 0; kk < kHeadDim / 16; ++kk) {
       uint32_t a[4], bk[4];
-      ldmatrix_x4<false>(a, sQ + (lane % 16) * kStride + kk * 16 + (lane / 16) * 8);
+      ldmatrix_x4<false>(a, sQ + (m_tile * kDecodeRows + lane % 16) * kStride + kk * 16 +
+                                (lane / 16) * 8);
       ldmatrix_x4<false>(bk, sK + ((lane / 16) * 8 + lane % 8) * kStride + kk * 16 +
                                  ((lane / 8) % 2) * 8);
       mma_16816<Element>(acc_s[0], a, bk[0], bk[1]);
       mma_16816<Element>(acc_s[1], a, bk[2], bk[3]);
     }
     // Softcap and masks; acc_s[n][e] is row g + 8 (e / 2), key n * 8 + 2 t + e % 2.
-    const int key0 = begin + (tile0 + it) * kDecodeBlockN + warp * 16;
+    const int key0 = begin + (tile0 + it) * kDecodeBlockN + key_warp * 16;
     CUTE_UNROLL
     for (int n = 0; n < 2; ++n) {
       CUTE_UNROLL
@@ -325,11 +337,11 @@ __global__ void __launch_bounds__(kDecodeWarps * 32)
   cute::cp_async_wait<0>();
   __syncthreads();  // the stages are free: the warps' partials meet there
 
-  // The warps' rows joined: per row the largest max M and the sum L of the warps' sums rescaled
-  // to it; each warp's O scaled by its share, summed, and stored as the split's fp32 partial
-  // (rows (b, query head, token) as fwd_combine_kernel reads them).
+  // A row tile's warps joined: per row the largest max M and the sum L of the warps' sums
+  // rescaled to it; each warp's O scaled by its share, summed, and stored as the split's fp32
+  // partial (rows (b, query head, token) as fwd_combine_kernel reads them).
   float* const s_stats = reinterpret_cast<float*>(sKV);  // (warps, {max, sum}, kDecodeRows)
-  float* const s_out = s_stats + kDecodeWarps * 2 * kDecodeRows;  // (warps, rows, kOutStride)
+  float* const s_out = s_stats + Traits::kWarps * 2 * kDecodeRows;  // (warps, rows, kOutStride)
   constexpr int kOutStride = Traits::kOutStride;
   CUTE_UNROLL
   for (int h = 0; h < 2; ++h) {
@@ -340,22 +352,23 @@ __global__ void __launch_bounds__(kDecodeWarps * 32)
     }
   }
   __syncthreads();
-  // (M scaled to log2 units, L) of packed row r of the tile.
-  auto joined = [&](int r, float& base, float& total) {
+  // (M scaled to log2 units, L) of row r of row tile m: over the tile's warps.
+  auto joined = [&](int m, int r, float& base, float& total) {
+    const float* stats = s_stats + m * kDecodeWarps * 2 * kDecodeRows + r;
     float top = -INFINITY;
-    for (int w = 0; w < kDecodeWarps; ++w) top = fmaxf(top, s_stats[w * 2 * kDecodeRows + r]);
+    for (int w = 0; w < kDecodeWarps; ++w) top = fmaxf(top, stats[w * 2 * kDecodeRows]);
     base = (top == -INFINITY ? 0.f : top) * scale_log2;
     total = 0.f;
     for (int w = 0; w < kDecodeWarps; ++w) {
-      total += s_stats[(w * 2 + 1) * kDecodeRows + r] *
-               exp2f(s_stats[w * 2 * kDecodeRows + r] * scale_log2 - base);
+      total += stats[(w * 2 + 1) * kDecodeRows] *
+               exp2f(stats[w * 2 * kDecodeRows] * scale_log2 - base);
     }
   };
   CUTE_UNROLL
   for (int h = 0; h < 2; ++h) {
     const int r = g + 8 * h;
     float base, total;
-    joined(r, base, total);
+    joined(m_tile, r, base, total);
     const float share = total > 0.f ? exp2f(row_max[h] * scale_log2 - base) / total : 0.f;
     float* out = s_out + (warp * kDecodeRows + r) * kOutStride;
     CUTE_UNROLL
@@ -373,17 +386,19 @@ __global__ void __launch_bounds__(kDecodeWarps * 32)
   };
   for (int idx = tid; idx < (r_end - r0) * (kHeadDim / 4); idx += kThreads) {
     const int r = idx / (kHeadDim / 4), col = idx % (kHeadDim / 4) * 4;
+    const float* parts = s_out + ((r / kDecodeRows) * kDecodeWarps * kDecodeRows +
+                                  r % kDecodeRows) * kOutStride + col;
     float4 sum = make_float4(0.f, 0.f, 0.f, 0.f);
     CUTE_UNROLL
     for (int w = 0; w < kDecodeWarps; ++w) {
-      const float4 part = *reinterpret_cast<const float4*>(s_out + (w * kDecodeRows + r) * kOutStride + col);
+      const float4 part = *reinterpret_cast<const float4*>(parts + w * kDecodeRows * kOutStride);
       sum.x += part.x, sum.y += part.y, sum.z += part.z, sum.w += part.w;
     }
     *reinterpret_cast<float4*>(p.out_accum + (slice0 + global_row(r)) * kHeadDim + col) = sum;
   }
   if (tid < r_end - r0) {
     float base, total;
-    joined(tid, base, total);
+    joined(tid / kDecodeRows, tid % kDecodeRows, base, total);
     p.lse_accum[slice0 + global_row(tid)] =
         total > 0.f ? base / float(M_LOG2E) + logf(total) : -INFINITY;
   }
