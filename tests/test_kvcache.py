@@ -318,6 +318,33 @@ def test_cuda_decode_kernel(case, dtype):
         assert torch.equal(cuda["v_cache"].cpu(), v_after)
 
 
+@pytest.mark.gpu
+def test_cuda_decode_kernel_one_split():
+    """Enough (sequence, kv head) pairs to fill the GPU without splitting the keys: the kernel
+    writes out and lse itself (sinks joined there), no combine pass."""
+    _skip_without_d128_bf16()
+    g = torch.Generator().manual_seed(11)
+    batch, heads_q, heads_kv, seqlen_q, capacity = 48, 16, 8, 2, 256
+    assert batch * heads_kv >= 2 * torch.cuda.get_device_properties(0).multi_processor_count
+    q = torch.randn(batch, seqlen_q, heads_q, 128, generator=g).bfloat16()
+    k, v = (torch.randn(batch, seqlen_q, heads_kv, 128, generator=g).bfloat16() for _ in range(2))
+    k_cache, v_cache = (torch.randn(batch, capacity, heads_kv, 128, generator=g).bfloat16()
+                        for _ in range(2))
+    lengths = torch.randint(0, capacity - seqlen_q + 1, (batch,), generator=g, dtype=torch.int32)
+    sinks = torch.randn(heads_q, generator=g)
+    args = (q, k_cache, v_cache, k, v, lengths, torch.zeros(batch), torch.arange(batch), None,
+            None, False, True, (-1, -1))
+    ref64, lse64, k_after, _ = expected(*args, sinks=sinks)
+    ref_lowp, lse_lowp, *_ = expected(*args, compute_dtype=None, sinks=sinks)
+    k_cuda, v_cuda = k_cache.cuda(), v_cache.cuda()
+    out, lse = flash_ext.flash_attn_with_kvcache(
+        q.cuda(), k_cuda, v_cuda, k.cuda(), v.cuda(), cache_seqlens=lengths.cuda(), causal=True,
+        learnable_sink=sinks.cuda(), return_softmax_lse=True)
+    assert_rule("out", out.cpu(), ref64, ref_lowp)
+    assert_rule("lse", lse.cpu(), lse64, lse_lowp.float(), eps=1e-3)
+    assert torch.equal(k_cuda.cpu(), k_after)
+
+
 def _skip_without_d128_bf16():
     if 128 not in FLASH_HDIMS or "bf16" not in FLASH_DTYPES:
         pytest.skip("no bf16 flash kernel for head_dim 128 in this build")

@@ -66,7 +66,7 @@ int decode_num_splits(const DecodeParams& p) {
   return static_cast<int>(std::clamp<int64_t>(slots / ctas, 1, std::clamp<int64_t>(tiles, 1, 256)));
 }
 
-int decode_slices(const DecodeParams& p) { return p.num_splits; }
+int decode_slices(const DecodeParams& p) { return p.num_splits > 1 ? p.num_splits : 0; }
 
 const char* decode_unsupported(const DecodeParams& p) {
   if (decode_ctas(p) >= (int64_t(1) << 31)) {
@@ -103,7 +103,7 @@ cudaError_t run_decode(const DecodeParams& call, cudaStream_t stream) {
       kernel<<<grid, Traits::kThreads, Traits::kSmemBytes, stream>>>(params);
       err = cudaGetLastError();
     });
-    if (err != cudaSuccess) return;
+    if (err != cudaSuccess || params.num_splits == 1) return;  // one split wrote out itself
     FwdParams combine = params;
     combine.num_splits = decode_slices(params);
     const int64_t rows = int64_t(params.batch) * params.heads_q * params.seqlen_q;

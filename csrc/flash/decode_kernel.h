@@ -6,8 +6,9 @@
 // keys, streamed through shared memory in kDecodeBlockN-key stages by cp.async (the row
 // addresses of each stage come from the block table, so pages of any size work). Each of a row
 // tile's 4 warps takes 16 keys of a stage and keeps its own online softmax; the warps join
-// their rows through shared memory at the end, and each split's fp32 partial goes to
-// fwd_combine.h, which joins the splits (and the sinks). Masks (the sequence's
+// their rows through shared memory at the end, and write out and lse where the keys are one
+// split, else the split's fp32 partial for fwd_combine.h, which joins the splits (and the
+// sinks). Masks (the sequence's
 // [leftpad, seqlen), causal and sliding windows aligned bottom-right) and softcap apply to
 // every score.
 #pragma once
@@ -23,6 +24,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "fwd_combine.h"
 #include "params.h"
 
 namespace flash {
@@ -378,11 +380,21 @@ __global__ void __launch_bounds__(DecodeTraits<kHeadDim, kMTiles>::kThreads)
     }
   }
   __syncthreads();
+  // One split: out and lse (the sink joined) written here; several: the split's fp32 partial
+  // (rows (b, query head, token)), for fwd_combine_kernel to join.
+  const bool direct = p.num_splits == 1;
   const int64_t rows = int64_t(p.batch) * p.heads_q * p.seqlen_q;
   const int64_t slice0 = int64_t(blockIdx.y) * rows;
-  auto global_row = [&](int r) {  // packed row r0 + r
-    return (int64_t(b) * p.heads_q + hkv * group + (r0 + r) % group) * p.seqlen_q +
-           (r0 + r) / group;
+  auto head_of = [&](int r) { return hkv * group + (r0 + r) % group; };  // packed row r0 + r
+  auto global_row = [&](int r) {
+    return (int64_t(b) * p.heads_q + head_of(r)) * p.seqlen_q + (r0 + r) / group;
+  };
+  // Row r's natural-log lse over its keys, and with the head's sink (if any).
+  auto row_lse = [&](int r, float& keys, float& with_sink) {
+    float base, total;
+    joined(r / kDecodeRows, r % kDecodeRows, base, total);
+    keys = total > 0.f ? base / float(M_LOG2E) + logf(total) : -INFINITY;
+    with_sink = p.sinks != nullptr ? join_sink(keys, p.sinks[head_of(r)]) : keys;
   };
   for (int idx = tid; idx < (r_end - r0) * (kHeadDim / 4); idx += kThreads) {
     const int r = idx / (kHeadDim / 4), col = idx % (kHeadDim / 4) * 4;
@@ -394,13 +406,28 @@ __global__ void __launch_bounds__(DecodeTraits<kHeadDim, kMTiles>::kThreads)
       const float4 part = *reinterpret_cast<const float4*>(parts + w * kDecodeRows * kOutStride);
       sum.x += part.x, sum.y += part.y, sum.z += part.z, sum.w += part.w;
     }
-    *reinterpret_cast<float4*>(p.out_accum + (slice0 + global_row(r)) * kHeadDim + col) = sum;
+    if (!direct) {
+      *reinterpret_cast<float4*>(p.out_accum + (slice0 + global_row(r)) * kHeadDim + col) = sum;
+    } else if (col < p.head_dim) {  // head_dim is a multiple of 8: whole pieces of 4
+      float keys, with_sink;
+      row_lse(r, keys, with_sink);
+      const float kept = keys == -INFINITY ? 0.f : __expf(keys - with_sink);  // the sink's share out
+      cutlass::Array<Element, 4> o;
+      o[0] = Element(sum.x * kept), o[1] = Element(sum.y * kept);
+      o[2] = Element(sum.z * kept), o[3] = Element(sum.w * kept);
+      Element* out = static_cast<Element*>(p.out) + b * p.o_batch_stride +
+                     ((r0 + r) / group) * p.o_row_stride + head_of(r) * p.o_head_stride + col;
+      *reinterpret_cast<cutlass::Array<Element, 4>*>(out) = o;
+    }
   }
   if (tid < r_end - r0) {
-    float base, total;
-    joined(tid / kDecodeRows, tid % kDecodeRows, base, total);
-    p.lse_accum[slice0 + global_row(tid)] =
-        total > 0.f ? base / float(M_LOG2E) + logf(total) : -INFINITY;
+    float keys, with_sink;
+    row_lse(tid, keys, with_sink);
+    if (direct) {
+      p.lse[global_row(tid)] = with_sink;
+    } else {
+      p.lse_accum[slice0 + global_row(tid)] = keys;
+    }
   }
 }
 

@@ -14,7 +14,8 @@ namespace flash {
 int decode_num_splits(const DecodeParams& params);
 
 // The fp32 partial slices of out_accum (slices, B, Hq, Sq, kernel head dim) and lse_accum
-// (slices, B, Hq, Sq) the call writes: one a split.
+// (slices, B, Hq, Sq) the call writes: one a split, none for one split (the kernel then writes
+// out and lse itself).
 int decode_slices(const DecodeParams& params);
 
 // Why the decode kernel cannot run `params` (its grid), or nullptr when it can.
