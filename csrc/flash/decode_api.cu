@@ -69,7 +69,7 @@ int decode_num_splits(const DecodeParams& p) {
 int decode_slices(const DecodeParams& p) { return p.num_splits > 1 ? p.num_splits : 0; }
 
 const char* decode_unsupported(const DecodeParams& p) {
-  if (decode_ctas(p) >= (int64_t(1) << 31)) {
+  if (decode_ctas(p, kDecodeRows) >= (int64_t(1) << 31)) {  // at most this many
     return "batch x heads_kv x ceil(seqlen_q x heads_q / heads_kv / 16) reaches 2^31 (the "
            "decode kernel's grid)";
   }
