@@ -112,9 +112,11 @@ def cuda_archs() -> list[str]:
 
 
 def flash_instantiations(hdims: list[int], dtypes: list[str]) -> list[str]:
-    """The generated kernel files (scripts/generate_kernels.py) of these head dims and dtypes."""
+    """The generated kernel files (scripts/generate_kernels.py) of these head dims and dtypes
+    (with the v head dim pairs of head dim d: *_hdim<d>v<dv>_*)."""
     return [s for d in hdims for t in dtypes
-            for s in sources(f"csrc/flash/instantiations/*_hdim{d}_{t}*.cu")]
+            for pattern in (f"*_hdim{d}_{t}*.cu", f"*_hdim{d}v*_{t}*.cu")
+            for s in sources(f"csrc/flash/instantiations/{pattern}")]
 
 
 def flash_macros(hdims: list[int], dtypes: list[str]) -> list[tuple[str, str | None]]:

@@ -45,6 +45,18 @@ cudaError_t run_fwd(FwdParams& params, cudaStream_t stream);
 template <typename Element, int kHeadDim, bool kCausal>
 cudaError_t run_fwd_(FwdParams& params, cudaStream_t stream);
 
+// Calls whose v head dim differs from q's (FwdParams::head_dim_v): whether this build and device
+// run `params` (kernel head dims (192, 128) only: a Hopper kernel; no dropout, no split-KV,
+// TMA-loadable q, k and v). run_fwd runs them when it does.
+bool fwd_dv_runs(const FwdParams& params);
+
+// The compiled variants of those: defined in fwd_launch.h, instantiated in the generated files
+// csrc/flash/instantiations/fwd_hdim<D>v<Dv>_<fp16|bf16>[_causal].cu.
+template <typename Element, int kHeadDim, int kHeadDimV, bool kCausal>
+bool fwd_dv_runs_(const FwdParams& params);
+template <typename Element, int kHeadDim, int kHeadDimV, bool kCausal>
+cudaError_t run_fwd_dv_(FwdParams& params, cudaStream_t stream);
+
 // Writes the dropout keep-mask (B, Hq, Sq, Sk) as uint8 (1 = kept), exactly as the kernels
 // draw it for `params` (dense only), for tests. Returns the launch status.
 cudaError_t dropout_keep_mask(const FwdParams& params, uint8_t* mask, cudaStream_t stream);

@@ -66,8 +66,40 @@ cudaError_t run_hdim(FwdParams& p, cudaStream_t stream) {
 
 }  // namespace
 
+namespace {
+
+// f(TypeTag<Element>{}, std::bool_constant<kCausal>{}) for a (192, 128) call of a built dtype
+// (the only pair with kernels), else `otherwise`.
+template <typename R, typename F>
+R with_dv_variant(const FwdParams& p, R otherwise, F f) {
+  if (kernel_head_dim(p.head_dim) != 192 || kernel_head_dim(p.head_dim_v) != 128) return otherwise;
+  return with_variant(p.is_bf16, 192, [&](auto tag, auto) -> R {
+    using Element = typename decltype(tag)::type;
+    if constexpr (kDtypeBuilt<Element> && kHeadDimBuilt<192>) {
+      return p.window_right == 0 ? f(tag, std::true_type{}) : f(tag, std::false_type{});
+    } else {
+      return otherwise;
+    }
+  });
+}
+
+}  // namespace
+
+bool fwd_dv_runs(const FwdParams& params) {
+  FwdParams p = params;
+  drop_unbounded_windows(p);
+  return with_dv_variant(p, false, [&](auto tag, auto causal) {
+    return fwd_dv_runs_<typename decltype(tag)::type, 192, 128, decltype(causal)::value>(p);
+  });
+}
+
 cudaError_t run_fwd(FwdParams& p, cudaStream_t stream) {
   drop_unbounded_windows(p);
+  if (p.head_dim_v != p.head_dim) {
+    return with_dv_variant(p, cudaErrorNotSupported, [&](auto tag, auto causal) {
+      return run_fwd_dv_<typename decltype(tag)::type, 192, 128, decltype(causal)::value>(p, stream);
+    });
+  }
   return with_variant(p.is_bf16, kernel_head_dim(p.head_dim), [&](auto tag, auto dim) {
     using Element = typename decltype(tag)::type;
     constexpr int kHeadDim = decltype(dim)::value;

@@ -47,6 +47,15 @@ using Sm90FwdConfig = std::conditional_t<
                        std::conditional_t<kHeadDim == 256, Sm90FwdTraits<256, 64, 2, Element>,
                                           void>>>;
 
+// Calls whose v head dim differs from q's and k's (DeepSeek's 192 / 128): a Hopper kernel for
+// these (kernel head dim, kernel v head dim) pairs and nothing else: no mma.sync kernel, no
+// dropout, no split-KV (mem_eff and the CPU backend take any pair). kBlockN = 96: Q, two
+// stages of K and V and O's staging take 203 of the 227 KB of shared memory (128 would not
+// fit; 112 is a wgmma N that CuTe's selector takes only with its extended shapes enabled).
+template <int kHeadDim, int kHeadDimV, typename Element>
+using Sm90FwdDvConfig = std::conditional_t<kHeadDim == 192 && kHeadDimV == 128,
+                                           Sm90FwdTraits<192, 96, 2, Element, 128>, void>;
+
 template <typename Traits, bool kCausal, bool kDropout, bool kSplit>
 cudaError_t launch_fwd(const FwdParams& params, cudaStream_t stream) {
   auto kernel = &fwd_kernel<Traits, kCausal, kDropout, kSplit>;
@@ -98,6 +107,21 @@ cudaError_t run_fwd_(FwdParams& params, cudaStream_t stream) {
     }
   }
   return launch_fwd<typename Config::Plain, kCausal, false, false>(params, stream);
+}
+
+template <typename Element, int kHeadDim, int kHeadDimV, bool kCausal>
+bool fwd_dv_runs_(const FwdParams& params) {
+  using Sm90 = Sm90FwdDvConfig<kHeadDim, kHeadDimV, Element>;
+  static_assert(!std::is_void_v<Sm90>, "no kernel for this (head dim, v head dim)");
+  static const bool sm90 = has_sm90_binary(&fwd_sm90_kernel<Sm90, kCausal>);
+  return sm90 && params.hopper_kernels && params.dropout_p == 0.f && params.num_splits == 1 &&
+         sm90_fwd_fits<Sm90>(params);
+}
+
+template <typename Element, int kHeadDim, int kHeadDimV, bool kCausal>
+cudaError_t run_fwd_dv_(FwdParams& params, cudaStream_t stream) {
+  if (!fwd_dv_runs_<Element, kHeadDim, kHeadDimV, kCausal>(params)) return cudaErrorNotSupported;
+  return launch_fwd_sm90<Sm90FwdDvConfig<kHeadDim, kHeadDimV, Element>, kCausal>(params, stream);
 }
 
 }  // namespace flash

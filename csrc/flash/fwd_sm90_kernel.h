@@ -35,21 +35,23 @@ namespace flash {
 
 using namespace cute;
 
-template <int kHeadDim_, int kBlockN_, int kStages_, typename Element_>
+// kHeadDim: q's and k's head dim; kHeadDimV: v's and out's (DeepSeek's 192 / 128).
+template <int kHeadDim_, int kBlockN_, int kStages_, typename Element_, int kHeadDimV_ = kHeadDim_>
 struct Sm90FwdTraits {
   using Element = Element_;
   static constexpr int kHeadDim = kHeadDim_;
+  static constexpr int kHeadDimV = kHeadDimV_;
   static constexpr int kBlockM = kSm90FwdBlockM;  // 64 rows per consumer warpgroup
   static constexpr int kBlockN = kBlockN_;
   static constexpr int kStages = kStages_;
   static constexpr int kNThreads = 384;  // producer + two consumer warpgroups
   static constexpr int kSoftmaxChains = kHeadDim == 128 ? 4 : 1;  // softmax.h
-  static_assert(kHeadDim % 64 == 0 && kBlockN % 16 == 0);
+  static_assert(kHeadDim % 64 == 0 && kHeadDimV % 64 == 0 && kBlockN % 16 == 0);
 
   using TiledMmaS = decltype(make_tiled_mma(
       GMMA::ss_op_selector<Element, Element, float, Shape<_64, Int<kBlockN>, Int<kHeadDim>>>()));
   using TiledMmaO = decltype(make_tiled_mma(
-      GMMA::rs_op_selector<Element, Element, float, Shape<_64, Int<kHeadDim>, Int<kBlockN>>,
+      GMMA::rs_op_selector<Element, Element, float, Shape<_64, Int<kHeadDimV>, Int<kBlockN>>,
                            GMMA::Major::K, GMMA::Major::MN>()));
 
   // Q, K, V as TMA writes them (head dim contiguous, 128-byte swizzle): K-major operands of S;
@@ -60,30 +62,35 @@ struct Sm90FwdTraits {
   // in Q's buffer (each warpgroup in its own rows), and the next Q waits for the stores.
   using SmemLayoutQ = decltype(tile_to_shape(GMMA::Layout_K_SW128_Atom<Element>{},
                                              Shape<Int<kBlockM>, Int<kHeadDim>>{}));
-  using SmemLayoutKV = decltype(tile_to_shape(GMMA::Layout_K_SW128_Atom<Element>{},
-                                              Shape<Int<kBlockN>, Int<kHeadDim>, Int<kStages>>{}));
+  using SmemLayoutK = decltype(tile_to_shape(GMMA::Layout_K_SW128_Atom<Element>{},
+                                             Shape<Int<kBlockN>, Int<kHeadDim>, Int<kStages>>{}));
+  using SmemLayoutV = decltype(tile_to_shape(GMMA::Layout_K_SW128_Atom<Element>{},
+                                             Shape<Int<kBlockN>, Int<kHeadDimV>, Int<kStages>>{}));
   using SmemLayoutVt = decltype(composition(
-      SmemLayoutKV{}, make_ordered_layout(Shape<Int<kHeadDim>, Int<kBlockN>, Int<kStages>>{},
-                                          Step<_2, _1, _3>{})));
+      SmemLayoutV{}, make_ordered_layout(Shape<Int<kHeadDimV>, Int<kBlockN>, Int<kStages>>{},
+                                         Step<_2, _1, _3>{})));
 
   using SmemLayoutO = decltype(tile_to_shape(GMMA::Layout_K_SW128_Atom<Element>{},
-                                             Shape<_64, Int<kHeadDim>, _2>{}));
+                                             Shape<_64, Int<kHeadDimV>, _2>{}));
 
   using TmaQ = Sm90TmaLoad<Element, SmemLayoutQ>;
-  using TmaKV = Sm90TmaLoad<Element, decltype(take<0, 2>(SmemLayoutKV{}))>;
+  using TmaK = Sm90TmaLoad<Element, decltype(take<0, 2>(SmemLayoutK{}))>;
+  using TmaV = Sm90TmaLoad<Element, decltype(take<0, 2>(SmemLayoutV{}))>;
   using TmaO = Sm90TmaStore<Element, decltype(take<0, 2>(SmemLayoutO{}))>;
 
   // O from one consumer warpgroup's registers to global memory, 16-byte stores.
-  using Base = TraitsBase<kHeadDim, 4, Element>;
+  using Base = TraitsBase<kHeadDimV, 4, Element>;
   using GmemTiledCopyO = typename Base::GmemTiledCopyStore;
   using SmemCopyAtomO = typename Base::SmemCopyAtomAcc;
 
-  static constexpr bool kSeparateO = kHeadDim <= 128;
+  // O staged in Q's buffer needs O's tile to be Q's.
+  static constexpr bool kSeparateO = kHeadDimV <= 128;
+  static_assert(kSeparateO || kHeadDimV == kHeadDim);
 
   struct SharedStorage {
     alignas(1024) Element q[cosize_v<SmemLayoutQ>];
-    alignas(1024) Element k[cosize_v<SmemLayoutKV>];
-    alignas(1024) Element v[cosize_v<SmemLayoutKV>];
+    alignas(1024) Element k[cosize_v<SmemLayoutK>];
+    alignas(1024) Element v[cosize_v<SmemLayoutV>];
     alignas(1024) Element o[kSeparateO ? cosize_v<SmemLayoutO> : 1];
     uint64_t q_full, q_empty;
     uint64_t k_full[kStages], k_empty[kStages];
@@ -93,8 +100,10 @@ struct Sm90FwdTraits {
     uint64_t unit_full[2], unit_empty[2];
   };
   static constexpr int kSmemSize = sizeof(SharedStorage);
+  static_assert(kSmemSize <= 227 * 1024, "more shared memory than an H100 block may take");
   static constexpr uint32_t kBytesQ = kBlockM * kHeadDim * sizeof(Element);
-  static constexpr uint32_t kBytesKV = kBlockN * kHeadDim * sizeof(Element);
+  static constexpr uint32_t kBytesK = kBlockN * kHeadDim * sizeof(Element);
+  static constexpr uint32_t kBytesV = kBlockN * kHeadDimV * sizeof(Element);
 };
 
 // The TMA descriptors of one call (built on the host by make_sm90_fwd_tma). O has one where the
@@ -103,8 +112,8 @@ struct Sm90FwdTraits {
 template <typename Traits>
 struct Sm90FwdTma {
   typename Traits::TmaQ q;
-  typename Traits::TmaKV k;
-  typename Traits::TmaKV v;
+  typename Traits::TmaK k;
+  typename Traits::TmaV v;
   typename Traits::TmaO o;
   bool store_o;
 };
@@ -121,29 +130,31 @@ bool sm90_fwd_fits(const FwdParams& p) {
 template <typename Traits>
 Sm90FwdTma<Traits> make_sm90_fwd_tma(const FwdParams& p) {
   using Element = typename Traits::Element;
-  auto tensor = [&](const void* ptr, bool kv, int64_t row, int64_t head, int64_t batch) {
-    return sm90_qkv_tensor<Element>(p, ptr, kv, row, head, batch);
+  auto tensor = [&](const void* ptr, bool kv, int64_t row, int64_t head, int64_t batch,
+                    bool value = false) {
+    return sm90_qkv_tensor<Element>(p, ptr, kv, row, head, batch, value);
   };
-  auto tile_kv = Shape<Int<Traits::kBlockN>, Int<Traits::kHeadDim>>{};
-  auto smem_kv = take<0, 2>(typename Traits::SmemLayoutKV{});
   const bool store_o = Traits::kSeparateO && p.cu_seqlens_q == nullptr &&
                        sm90_tma_fits<Element>(p, p.out, p.o_row_stride, p.o_head_stride,
                                               p.o_batch_stride);
   // Without the TMA store, O's descriptor is made over q (which TMA fits), and never used.
-  auto o = store_o ? tensor(p.out, false, p.o_row_stride, p.o_head_stride, p.o_batch_stride)
-                   : tensor(p.q, false, p.q_row_stride, p.q_head_stride, p.q_batch_stride);
+  auto o = store_o ? tensor(p.out, false, p.o_row_stride, p.o_head_stride, p.o_batch_stride, true)
+                   : tensor(p.q, false, p.q_row_stride, p.q_head_stride, p.q_batch_stride, true);
   return {make_tma_copy(SM90_TMA_LOAD{},
                         tensor(p.q, false, p.q_row_stride, p.q_head_stride, p.q_batch_stride),
                         typename Traits::SmemLayoutQ{},
                         Shape<Int<Traits::kBlockM>, Int<Traits::kHeadDim>>{}, _1{}),
           make_tma_copy(SM90_TMA_LOAD{},
                         tensor(p.k, true, p.k_row_stride, p.k_head_stride, p.k_batch_stride),
-                        smem_kv, tile_kv, _1{}),
+                        take<0, 2>(typename Traits::SmemLayoutK{}),
+                        Shape<Int<Traits::kBlockN>, Int<Traits::kHeadDim>>{}, _1{}),
           make_tma_copy(SM90_TMA_LOAD{},
-                        tensor(p.v, true, p.v_row_stride, p.v_head_stride, p.v_batch_stride),
-                        smem_kv, tile_kv, _1{}),
+                        tensor(p.v, true, p.v_row_stride, p.v_head_stride, p.v_batch_stride,
+                               true),
+                        take<0, 2>(typename Traits::SmemLayoutV{}),
+                        Shape<Int<Traits::kBlockN>, Int<Traits::kHeadDimV>>{}, _1{}),
           make_tma_copy(SM90_TMA_STORE{}, o, take<0, 2>(typename Traits::SmemLayoutO{}),
-                        Shape<_64, Int<Traits::kHeadDim>>{}, _1{}),
+                        Shape<_64, Int<Traits::kHeadDimV>>{}, _1{}),
           store_o};
 }
 
@@ -185,7 +196,7 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
   using Tile = Sm90FwdTile<Traits, kCausal>;
   constexpr int kBlockM = Traits::kBlockM;
   constexpr int kBlockN = Traits::kBlockN;
-  constexpr int kHeadDim = Traits::kHeadDim;
+  constexpr int kHeadDim = Traits::kHeadDim, kHeadDimV = Traits::kHeadDimV;
   constexpr int kStages = Traits::kStages;
 
   extern __shared__ __align__(1024) char smem_raw[];
@@ -195,9 +206,9 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
   const Sm90FwdTiles<kBlockM, kCausal> tiles(params);
 
   Tensor sQ = make_tensor(make_smem_ptr(smem.q), typename Traits::SmemLayoutQ{});  // (kBlockM, kHeadDim)
-  Tensor sK = make_tensor(make_smem_ptr(smem.k), typename Traits::SmemLayoutKV{});  // (kBlockN, kHeadDim, stage)
-  Tensor sV = make_tensor(make_smem_ptr(smem.v), typename Traits::SmemLayoutKV{});
-  Tensor sVt = make_tensor(make_smem_ptr(smem.v), typename Traits::SmemLayoutVt{});  // (kHeadDim, kBlockN, stage)
+  Tensor sK = make_tensor(make_smem_ptr(smem.k), typename Traits::SmemLayoutK{});  // (kBlockN, kHeadDim, stage)
+  Tensor sV = make_tensor(make_smem_ptr(smem.v), typename Traits::SmemLayoutV{});  // (kBlockN, kHeadDimV, stage)
+  Tensor sVt = make_tensor(make_smem_ptr(smem.v), typename Traits::SmemLayoutVt{});  // (kHeadDimV, kBlockN, stage)
 
   if (tidx == 0) {
     Barrier::init(&smem.q_full, 1);
@@ -253,32 +264,33 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
         const int b = t.seq.varlen ? 0 : bidb;
         Tensor mQ = tma.q.get_tma_tensor(sm90_qkv_shape(params, false))(_, _, bidh, b);
         Tensor mK = tma.k.get_tma_tensor(sm90_qkv_shape(params, true))(_, _, kv_head, b);
-        Tensor mV = tma.v.get_tma_tensor(sm90_qkv_shape(params, true))(_, _, kv_head, b);
+        Tensor mV = tma.v.get_tma_tensor(sm90_qkv_shape(params, true, true))(_, _, kv_head, b);
         Tensor gQ = local_tile(domain_offset(make_coord(int32_t(t.seq.q_row0), _0{}), mQ),
                                Shape<Int<kBlockM>, Int<kHeadDim>>{}, make_coord(m_block, _0{}));
         Tensor gK = local_tile(domain_offset(make_coord(int32_t(t.seq.k_row0), _0{}), mK),
                                Shape<Int<kBlockN>, Int<kHeadDim>>{}, make_coord(_, _0{}));  // (kBlockN, kHeadDim, n)
         Tensor gV = local_tile(domain_offset(make_coord(int32_t(t.seq.k_row0), _0{}), mV),
-                               Shape<Int<kBlockN>, Int<kHeadDim>>{}, make_coord(_, _0{}));
+                               Shape<Int<kBlockN>, Int<kHeadDimV>>{}, make_coord(_, _0{}));
         auto [tQgQ, tQsQ] = tma_partition(tma.q, _0{}, Layout<_1>{}, group_modes<0, 2>(sQ),
                                           group_modes<0, 2>(gQ));
         auto [tKgK, tKsK] = tma_partition(tma.k, _0{}, Layout<_1>{}, group_modes<0, 2>(sK),
                                           group_modes<0, 2>(gK));  // (TMA, n), (TMA, stage)
         auto [tVgV, tVsV] = tma_partition(tma.v, _0{}, Layout<_1>{}, group_modes<0, 2>(sV),
                                           group_modes<0, 2>(gV));
-        auto load = [&](auto& tma_kv, auto& src, auto& dst, uint64_t* full, uint64_t* empty, int i) {
+        auto load = [&](auto& tma_kv, auto& src, auto& dst, uint64_t* full, uint64_t* empty,
+                        uint32_t bytes, int i) {
           const int it = block_count + i, stage = it % kStages;
           Barrier::wait(&empty[stage], ((it / kStages) & 1) ^ 1);
-          Barrier::arrive_and_expect_tx(&full[stage], Traits::kBytesKV);
+          Barrier::arrive_and_expect_tx(&full[stage], bytes);
           copy(tma_kv.with(full[stage]), src(_, t.order.at(i)), dst(_, stage));
         };
-        load(tma.k, tKgK, tKsK, smem.k_full, smem.k_empty, 0);
+        load(tma.k, tKgK, tKsK, smem.k_full, smem.k_empty, Traits::kBytesK, 0);
         Barrier::arrive_and_expect_tx(&smem.q_full, Traits::kBytesQ);
         copy(tma.q.with(smem.q_full), tQgQ, tQsQ);
-        load(tma.v, tVgV, tVsV, smem.v_full, smem.v_empty, 0);
+        load(tma.v, tVgV, tVsV, smem.v_full, smem.v_empty, Traits::kBytesV, 0);
         for (int i = 1; i < num_blocks; ++i) {
-          load(tma.k, tKgK, tKsK, smem.k_full, smem.k_empty, i);
-          load(tma.v, tVgV, tVsV, smem.v_full, smem.v_empty, i);
+          load(tma.k, tKgK, tKsK, smem.k_full, smem.k_empty, Traits::kBytesK, i);
+          load(tma.v, tVgV, tVsV, smem.v_full, smem.v_empty, Traits::kBytesV, i);
         }
         block_count += num_blocks;
       });
@@ -298,7 +310,7 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
   auto thr_mma_s = mma_s.get_thread_slice(wtidx);
   auto thr_mma_o = mma_o.get_thread_slice(wtidx);
   Tensor sQw = local_tile(sQ, Shape<_64, Int<kHeadDim>>{}, make_coord(wg, _0{}));  // (64, kHeadDim)
-  Tensor sOw = [&] {  // (64, kHeadDim): this warpgroup's O staging
+  Tensor sOw = [&] {  // (64, kHeadDimV): this warpgroup's O staging
     if constexpr (Traits::kSeparateO) {
       return make_tensor(make_smem_ptr(smem.o), typename Traits::SmemLayoutO{})(_, _, wg);
     } else {
@@ -341,7 +353,7 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
     const int warp_row0 = m0 + 64 * wg + (warp % 4) * 16 + lane / 4;
     auto row_of = [&](int r) { return warp_row0 + (r % 2) * 8; };
 
-    Tensor acc_o = partition_fragment_C(mma_o, Shape<_64, Int<kHeadDim>>{});  // (MMA, 1, 1)
+    Tensor acc_o = partition_fragment_C(mma_o, Shape<_64, Int<kHeadDimV>>{});  // (MMA, 1, 1)
     Tensor acc_o_rc = make_tensor(acc_o.data(), gmma_acc_rowcol_layout(acc_o.layout()));  // (rows, cols)
     constexpr int kRows = decltype(size<0>(acc_o_rc))::value;
     float lse[kRows];
@@ -450,8 +462,8 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
       cutlass::arch::fence_view_async_shared();
       NamedBarrier::sync(128, epilogue);
       if (wtidx == 0) {
-        Tensor mO = tma.o.get_tma_tensor(sm90_qkv_shape(params, false))(_, _, bidh, bidb);
-        Tensor gO = local_tile(mO, Shape<_64, Int<kHeadDim>>{}, make_coord(row0 / 64, _0{}));
+        Tensor mO = tma.o.get_tma_tensor(sm90_qkv_shape(params, false, true))(_, _, bidh, bidb);
+        Tensor gO = local_tile(mO, Shape<_64, Int<kHeadDimV>>{}, make_coord(row0 / 64, _0{}));
         auto [tOgO, tOsO] = tma_partition(tma.o, _0{}, Layout<_1>{}, group_modes<0, 2>(sOw),
                                           group_modes<0, 2>(gO));
         copy(tma.o, tOsO, tOgO);
@@ -463,12 +475,12 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
     // left out), once the warpgroup's stores of the previous tile have read it.
     Element* o_ptr = static_cast<Element*>(params.out) +
         t.seq.q_offset(params.o_batch_stride, params.o_head_stride, params.o_row_stride, bidb, bidh);
-    Tensor mO = make_tensor(make_gmem_ptr(o_ptr), make_shape(t.seq.seqlen_q, Int<kHeadDim>{}),
+    Tensor mO = make_tensor(make_gmem_ptr(o_ptr), make_shape(t.seq.seqlen_q, Int<kHeadDimV>{}),
                             make_stride(params.o_row_stride, _1{}));
-    Tensor gO = local_tile(mO, Shape<_64, Int<kHeadDim>>{}, make_coord(row0 / 64, 0));  // (64, kHeadDim)
+    Tensor gO = local_tile(mO, Shape<_64, Int<kHeadDimV>>{}, make_coord(row0 / 64, 0));  // (64, kHeadDimV)
     NamedBarrier::sync(128, epilogue);
     store_o<typename Traits::GmemTiledCopyO, typename Traits::SmemCopyAtomO>(
-        mma_o, acc_o, sOw, gO, wtidx, t.seq.seqlen_q - row0, params.head_dim,
+        mma_o, acc_o, sOw, gO, wtidx, t.seq.seqlen_q - row0, params.head_dim_v,
         [&] { NamedBarrier::sync(128, epilogue); });
     if constexpr (!Traits::kSeparateO) {
       // The next Q lands by TMA (the async proxy) where this tile's O was staged.

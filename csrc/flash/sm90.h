@@ -109,18 +109,19 @@ __forceinline__ __device__ void gmma_done(Acc& acc) {
 
 // (rows, head dim, heads, batch) of q (kv = false) or k/v (and of o, do like q) as the TMA
 // tensors see them: varlen calls are one batch of packed rows, sequences found by their first row.
-__host__ __device__ inline auto sm90_qkv_shape(const FwdParams& p, bool kv) {
+// value: v's and o's head dim (head_dim_v), else q's and k's.
+__host__ __device__ inline auto sm90_qkv_shape(const FwdParams& p, bool kv, bool value = false) {
   const bool varlen = p.cu_seqlens_q != nullptr;
   const int rows = varlen ? (kv ? p.total_k : p.total_q) : (kv ? p.seqlen_k : p.seqlen_q);
-  return make_shape(int32_t(rows), int32_t(p.head_dim), int32_t(kv ? p.heads_kv : p.heads_q),
-                    int32_t(varlen ? 1 : p.batch));
+  return make_shape(int32_t(rows), int32_t(value ? p.head_dim_v : p.head_dim),
+                    int32_t(kv ? p.heads_kv : p.heads_q), int32_t(varlen ? 1 : p.batch));
 }
 
 // Such a tensor at ptr with these element strides (64-bit; the head dim contiguous).
 template <typename Element>
 auto sm90_qkv_tensor(const FwdParams& p, const void* ptr, bool kv, int64_t row, int64_t head,
-                     int64_t batch) {
-  return make_tensor(make_gmem_ptr(static_cast<const Element*>(ptr)), sm90_qkv_shape(p, kv),
+                     int64_t batch, bool value = false) {
+  return make_tensor(make_gmem_ptr(static_cast<const Element*>(ptr)), sm90_qkv_shape(p, kv, value),
                      make_stride(row, _1{}, head, p.cu_seqlens_q != nullptr ? int64_t(0) : batch));
 }
 
