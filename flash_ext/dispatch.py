@@ -42,6 +42,7 @@ class AttentionCall:
     softcap: bool = False
     varlen: bool = False
     value_head_dim: bool = False  # v's head dim differs from q's and k's
+    head_dims: tuple[int, int] | None = None  # (q's, v's) where they differ
     needs_grad: bool = False  # q, k or v requires grad, with grad mode on
 
 
@@ -66,6 +67,9 @@ class Backend:
     unavailable: str | None = None  # why it cannot run in this install, if so
     # Kernels compiled per head dim and dtype, for backends that build a subset (None: all).
     kernel_head_dims: tuple[int, ...] = ()  # a call's head dim runs in the smallest one >= it
+    # Without value_head_dim: the (q/k, v) kernel head dims with a forward kernel of their own,
+    # run on compute capability >= 9.0 without dropout or a gradient.
+    value_head_dim_pairs: tuple[tuple[int, int], ...] = ()
     built_head_dims: tuple[int, ...] | None = None
     built_dtypes: frozenset[torch.dtype] | None = None
 
@@ -99,6 +103,7 @@ BACKENDS: tuple[Backend, ...] = (
         frozenset({"cuda"}), HALF_DTYPES,
         max_head_dim=256, min_compute_capability=(8, 0),
         unavailable=_cuda_unavailable("flash"), kernel_head_dims=FLASH_KERNEL_HEAD_DIMS,
+        value_head_dim_pairs=((192, 128),),
         built_head_dims=FLASH_HDIMS,
         built_dtypes=frozenset(t for t, name in FLASH_DTYPE_NAMES.items() if name in FLASH_DTYPES),
         **ALL_FEATURES,

@@ -311,12 +311,14 @@ def test_value_head_dim_errors_and_explain():
     with pytest.raises(ValueError, match="head_dim of value must be positive"):
         flash_ext.attention(q, k, v[..., :0])
     call = dispatch.AttentionCall(device_type="cuda", dtype=torch.bfloat16, head_dim=192,
-                                  compute_capability=(9, 0), value_head_dim=True)
-    reason = "a head_dim of value different from query's (not supported)"
+                                  compute_capability=(9, 0), value_head_dim=True,
+                                  head_dims=(192, 64))
+    reason = "a head_dim of value different from query's"
     reasons = dispatch.explain_call(call).reasons
-    for name in ("flash", "flex"):
-        assert reason in reasons[name], name
-    assert reason not in reasons["mem_eff"]
+    assert f"{reason} (not supported)" in reasons["flex"]
+    assert f"{reason} (192, 64): runs only (q/k, v) head dims in (192, 128)" in \
+        " ".join(reasons["flash"])
+    assert not any(r.startswith(reason) for r in reasons["mem_eff"])
     # A backend's head dim limit holds for v's head dim too.
     wide_v = torch.randn(1, 2, 9, 264)
     assert "head_dim 264 (supports <= 256)" in flash_ext.explain(

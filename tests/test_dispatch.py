@@ -100,6 +100,25 @@ def test_flash_capabilities():
     assert flash.not_supported_reasons(cuda_call(needs_grad=True)) == []  # it has a backward
 
 
+def test_flash_value_head_dim_pairs():
+    """Flash runs q/k head dim 192 with v head dim 128 (in those kernels: 161-192 with 97-128)
+    forward only, on Hopper, without dropout; every other pair, and those calls with a gradient,
+    dropout or an older GPU, name why."""
+    flash = flash_backend(built_head_dims=FLASH_KERNEL_HEAD_DIMS, built_dtypes=HALF_DTYPES)
+
+    def call(qk, v, cc=(9, 0), **kwargs):
+        return AttentionCall("cuda", torch.bfloat16, max(qk, v), compute_capability=cc,
+                             value_head_dim=True, head_dims=(qk, v), **kwargs)
+
+    assert flash.not_supported_reasons(call(192, 128)) == []
+    assert flash.not_supported_reasons(call(176, 112, window=True, softcap=True)) == []
+    reason = ("a head_dim of value different from query's ({}, {}): runs only (q/k, v) head "
+              "dims in (192, 128), forward only, without dropout, on compute capability >= 9.0")
+    for bad in (call(192, 64), call(160, 128), call(128, 192), call(192, 128, cc=(8, 0)),
+                call(192, 128, needs_grad=True), call(192, 128, dropout=True)):
+        assert reason.format(*bad.head_dims) in flash.not_supported_reasons(bad)
+
+
 def test_flash_build_subset():
     flash = flash_backend(built_head_dims=(64, 128), built_dtypes=frozenset({torch.float16}))
     assert flash.not_supported_reasons(cuda_call(head_dim=40)) == []  # runs in the 64 kernel
@@ -174,6 +193,11 @@ def cuda_build(use_backends):
     (cuda_call(torch.float32, softcap=True), "mem_eff"),
     (cuda_call(mask="additive", mask_requires_grad=True, softcap=True, needs_grad=True),
      "mem_eff"),
+    # DeepSeek's (192, 128): flash's forward, mem_eff when a gradient is needed.
+    (cuda_call(torch.bfloat16, 192, value_head_dim=True, head_dims=(192, 128)), "flash"),
+    (cuda_call(torch.bfloat16, 192, value_head_dim=True, head_dims=(192, 128), needs_grad=True),
+     "mem_eff"),
+    (cuda_call(torch.bfloat16, 128, value_head_dim=True, head_dims=(64, 128)), "mem_eff"),
 ])
 def test_cuda_selection(cuda_build, call, selected):
     assert select_backend(call) == selected

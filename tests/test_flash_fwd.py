@@ -424,3 +424,38 @@ def test_op_errors():
         op(q, k, v, None, None, torch.tensor([1, 2]), 0.5, *tail)
     with pytest.raises(RuntimeError, match=r"dropout_seed holds \(seed, offset\): 2 int64"):
         op(q, k, v, None, None, torch.tensor([1], device="cuda"), 0.5, *tail)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("dims, causal, heads, seqlens", [
+    ((192, 128), "none", (4, 4), (333, 517)),
+    ((192, 128), "bottom_right", (8, 2), (517, 1023)),
+    ((176, 112), "top_left", (4, 1), (1023, 1023)),
+])
+def test_value_head_dim_192_128(dtype, dims, causal, heads, seqlens):
+    """q/k head dim 192 with v head dim 128 (DeepSeek's) on the Hopper forward, without grad,
+    against the reference; with a gradient the call goes to mem_eff."""
+    require_kernel(192, dtype)
+    if torch.cuda.get_device_capability() != (9, 0):
+        pytest.skip("the (192, 128) forward is a Hopper kernel")
+    (dqk, dv), (hq, hkv), (sq, sk) = dims, heads, seqlens
+    q, k = randn(2, hq, sq, dqk, dtype=dtype), randn(2, hkv, sk, dqk, dtype=dtype)
+    v = randn(2, hkv, sk, dv, dtype=dtype)
+    is_causal = causal != "none"
+    window = (-1, 0 if is_causal else -1)
+
+    def run(q, k, v):
+        if causal == "bottom_right":  # flash-attn's causal; the backend chosen automatically
+            out, lse, _ = flash_ext.flash_attn_func(*(t.transpose(1, 2) for t in (q, k, v)),
+                                                    causal=True, return_attn_probs=True)
+            return out.transpose(1, 2), lse
+        return flash_ext.attention(q, k, v, is_causal=is_causal, enable_gqa=True,
+                                   backend="flash", return_lse=True)
+
+    def reference(q, k, v, compute_dtype):
+        return attention_ref(q, k, v, window_size=window, bottom_right=causal == "bottom_right",
+                             compute_dtype=compute_dtype)
+
+    check(run, reference, (q, k, v))
+    q.requires_grad_(True)
+    assert flash_ext.explain(q, k, v, is_causal=is_causal, enable_gqa=True).selected == "mem_eff"

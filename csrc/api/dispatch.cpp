@@ -43,6 +43,21 @@ bool contains(const std::vector<T>& items, const T& item) {
   return std::find(items.begin(), items.end(), item) != items.end();
 }
 
+// The smallest of the backend's kernel head dims that holds d (d itself without a list).
+int64_t kernel_dim(const BackendCaps& b, int64_t d) {
+  const auto it = std::find_if(b.kernel_head_dims.begin(), b.kernel_head_dims.end(),
+                               [&](int64_t k) { return k >= d; });
+  return it == b.kernel_head_dims.end() ? d : *it;
+}
+
+// Whether a backend whose kernels take one head dim runs this call's (q/k, v) pair.
+bool runs_value_pair(const BackendCaps& b, const CallInfo& c) {
+  const std::pair<int64_t, int64_t> pair{kernel_dim(b, c.head_dim_qk),
+                                         kernel_dim(b, c.head_dim_v)};
+  return contains(b.value_head_dim_pairs, pair) && c.cc_major >= 9 && !c.needs_grad &&
+         !c.features.dropout;
+}
+
 BackendTable table_ptr = std::make_shared<const std::vector<BackendCaps>>();
 
 std::atomic<CapabilityQuery> capability_query{nullptr};
@@ -98,10 +113,23 @@ bool supports(const BackendCaps& b, const CallInfo& c, std::vector<std::string>*
       {used.window, has.window, "window_size (sliding window)"},
       {used.alibi, has.alibi, "alibi_slopes"},
       {used.softcap, has.softcap, "softcap"},
-      {used.varlen, has.varlen, "variable-length (cu_seqlens) inputs"},
-      {used.value_head_dim, has.value_head_dim, "a head_dim of value different from query's"}};
+      {used.varlen, has.varlen, "variable-length (cu_seqlens) inputs"}};
   for (auto [used, supported, name] : features) {
     if (used && !supported && fail(name, " (not supported)")) return false;
+  }
+  if (used.value_head_dim && !has.value_head_dim && !runs_value_pair(b, c)) {
+    if (reasons == nullptr) return false;
+    std::string pairs;
+    for (auto [qk, v] : b.value_head_dim_pairs) {
+      pairs += (pairs.empty() ? "(" : ", (") + std::to_string(qk) + ", " + std::to_string(v) + ")";
+    }
+    if (pairs.empty()) {
+      fail("a head_dim of value different from query's (not supported)");
+    } else {
+      fail("a head_dim of value different from query's (", c.head_dim_qk, ", ", c.head_dim_v,
+           "): runs only (q/k, v) head dims in ", pairs,
+           ", forward only, without dropout, on compute capability >= 9.0");
+    }
   }
   if (c.needs_grad && !b.backward &&
       fail("backward not implemented yet (inputs require grad)")) {
@@ -120,13 +148,12 @@ bool supports(const BackendCaps& b, const CallInfo& c, std::vector<std::string>*
       return false;
     }
   }
-  const auto kernel = std::find_if(b.kernel_head_dims.begin(), b.kernel_head_dims.end(),
-                                   [&](int64_t d) { return d >= c.head_dim; });
-  if (b.built_head_dims && kernel != b.kernel_head_dims.end() &&
-      !contains(*b.built_head_dims, *kernel)) {
+  const int64_t kernel = kernel_dim(b, c.head_dim);
+  if (b.built_head_dims && contains(b.kernel_head_dims, kernel) &&
+      !contains(*b.built_head_dims, kernel)) {
     std::string list;
     for (auto d : *b.built_head_dims) list += (list.empty() ? "" : ";") + std::to_string(d);
-    if (fail("not built: head dim kernel ", *kernel, " not in this build (FLASH_EXT_HDIMS=",
+    if (fail("not built: head dim kernel ", kernel, " not in this build (FLASH_EXT_HDIMS=",
              list, ")")) {
       return false;
     }

@@ -33,6 +33,7 @@ struct CallInfo {
   c10::DeviceType device = c10::DeviceType::CPU;
   at::ScalarType dtype = at::kFloat;
   int64_t head_dim = 0;  // the larger of q's and v's
+  int64_t head_dim_qk = 0, head_dim_v = 0;  // q's and v's, where features.value_head_dim
   int cc_major = -1;  // CUDA compute capability; -1 elsewhere
   int cc_minor = -1;
   MaskKind mask = MaskKind::kNone;
@@ -54,6 +55,9 @@ struct BackendCaps {
   bool automatic = true;
   std::optional<std::string> unavailable;
   std::vector<int64_t> kernel_head_dims;
+  // Without features.value_head_dim: the (q/k, v) kernel head dims that have a forward kernel
+  // of their own, run on compute capability >= 9.0 without dropout or a gradient.
+  std::vector<std::pair<int64_t, int64_t>> value_head_dim_pairs;
   std::optional<std::vector<int64_t>> built_head_dims;
   std::optional<std::vector<at::ScalarType>> built_dtypes;
 };

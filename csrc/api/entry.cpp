@@ -107,6 +107,10 @@ Prepared prepare(const EntryArgs& a) {
   c.features.softcap = a.softcap > 0.0;
   c.features.varlen = varlen;
   c.features.value_head_dim = p.v.sym_size(-1) != p.q.sym_size(-1);
+  if (c.features.value_head_dim) {
+    c.head_dim_qk = p.q.sym_size(-1).guard_int(__FILE__, __LINE__);
+    c.head_dim_v = p.v.sym_size(-1).guard_int(__FILE__, __LINE__);
+  }
   c.needs_grad = grad_mode && (a.query.requires_grad() || a.key.requires_grad() ||
                                a.value.requires_grad() ||
                                (a.sinks.has_value() && a.sinks->requires_grad()));

@@ -245,6 +245,25 @@ bool attr_bool(PyObject* o, const char* name) {
   return b;
 }
 
+// Calls f on each item of an iterable.
+template <typename F>
+void for_each_of(PyObject* iterable, F&& f) {
+  PyObject* it = PyObject_GetIter(iterable);
+  if (it == nullptr) throw python_error();
+  while (PyObject* item = PyIter_Next(it)) {
+    try {
+      f(item);
+    } catch (...) {
+      Py_DECREF(item);
+      Py_DECREF(it);
+      throw;
+    }
+    Py_DECREF(item);
+  }
+  Py_DECREF(it);
+  if (PyErr_Occurred()) throw python_error();
+}
+
 // Calls f on each item of the iterable attribute `name` (nothing for None); false for None.
 template <typename F>
 bool for_each_item(PyObject* o, const char* name, F&& f) {
@@ -253,15 +272,13 @@ bool for_each_item(PyObject* o, const char* name, F&& f) {
     Py_DECREF(v);
     return false;
   }
-  PyObject* it = PyObject_GetIter(v);
-  Py_DECREF(v);
-  if (it == nullptr) throw python_error();
-  while (PyObject* item = PyIter_Next(it)) {
-    f(item);
-    Py_DECREF(item);
+  try {
+    for_each_of(v, f);
+  } catch (...) {
+    Py_DECREF(v);
+    throw;
   }
-  Py_DECREF(it);
-  if (PyErr_Occurred()) throw python_error();
+  Py_DECREF(v);
   return true;
 }
 
@@ -346,6 +363,13 @@ BackendCaps backend_caps(PyObject* o) {
   b.automatic = attr_bool(o, "automatic");
   b.unavailable = optional_attr(o, "unavailable", to_string);
   b.kernel_head_dims = *list_attr(o, "kernel_head_dims", to_int);
+  b.value_head_dim_pairs = *list_attr(o, "value_head_dim_pairs", [](PyObject* x) {
+    std::vector<int64_t> dims;
+    for_each_of(x, [&](PyObject* d) { dims.push_back(to_int(d)); });
+    TORCH_CHECK_VALUE(dims.size() == 2,
+                      "value_head_dim_pairs must hold (q/k head dim, v head dim) pairs");
+    return std::pair<int64_t, int64_t>(dims[0], dims[1]);
+  });
   b.built_head_dims = list_attr(o, "built_head_dims", to_int);
   b.built_dtypes = list_attr(o, "built_dtypes", to_dtype);
   return b;
@@ -357,6 +381,11 @@ CallInfo call_info(PyObject* o) {
   c.device = attr_as(o, "device_type", to_device_type);
   c.dtype = attr_as(o, "dtype", to_dtype);
   c.head_dim = attr_as(o, "head_dim", to_int);
+  if (const auto dims = list_attr(o, "head_dims", to_int)) {
+    TORCH_CHECK_VALUE(dims->size() == 2, "head_dims must be (q's head dim, v's head dim)");
+    c.head_dim_qk = (*dims)[0];
+    c.head_dim_v = (*dims)[1];
+  }
   if (const auto cc = capability_attr(o, "compute_capability")) {
     std::tie(c.cc_major, c.cc_minor) = *cc;
   }

@@ -97,7 +97,8 @@ cudaError_t run_fwd(FwdParams& p, cudaStream_t stream) {
   drop_unbounded_windows(p);
   if (p.head_dim_v != p.head_dim) {
     return with_dv_variant(p, cudaErrorNotSupported, [&](auto tag, auto causal) {
-      return run_fwd_dv_<typename decltype(tag)::type, 192, 128, decltype(causal)::value>(p, stream);
+      using Element = typename decltype(tag)::type;
+      return run_fwd_dv_<Element, 192, 128, decltype(causal)::value>(p, stream);
     });
   }
   return with_variant(p.is_bf16, kernel_head_dim(p.head_dim), [&](auto tag, auto dim) {

@@ -60,13 +60,23 @@ void check_flash_head_dim(const Tensor& q) {
               dtype_name(is_bf16), " in FLASH_EXT_DTYPES (unset, they build all)");
 }
 
+// Whether v's head dim differs from q's in a pair with a kernel of its own (the forward of
+// kernel head dims (192, 128); flash::fwd_dv_runs says whether a call runs it).
+bool value_head_dim_pair(const Tensor& q, const Tensor& v) {
+  return v.size(-1) != q.size(-1) && flash::kernel_head_dim(static_cast<int>(q.size(-1))) == 192 &&
+         flash::kernel_head_dim(static_cast<int>(v.size(-1))) == 128;
+}
+
 // What gpu::check_call checks of q and v for the flash backend.
 void check_flash_call(const Tensor& q, const Tensor& v) {
   check_flash_device_and_dtype(q);
   check_flash_head_dim(q);
-  TORCH_CHECK_VALUE(v.size(-1) == q.size(-1), "v has head_dim ", v.size(-1), " but q has ",
-                    q.size(-1), ": the flash kernels take one head_dim for q, k and v (the "
-                    "mem_eff and CPU backends take a different one for v)");
+  TORCH_CHECK_VALUE(v.size(-1) == q.size(-1) || value_head_dim_pair(q, v), "v has head_dim ",
+                    v.size(-1), " but q has ", q.size(-1), ": the flash kernels take one head_dim "
+                    "for q, k and v, or q/k head dims 161-192 with v head dims 97-128 (forward "
+                    "only, Hopper); the mem_eff and CPU backends take any pair");
+  TORCH_CHECK_VALUE(v.size(-1) % kRowElems == 0, "flash_ext: the flash backend takes v's "
+                    "head_dim a multiple of 8, got ", v.size(-1));
 }
 
 void check_no_attn_mask(const OptTensor& attn_mask) {
@@ -116,7 +126,11 @@ std::tuple<Tensor, Tensor> forward(const Tensor& q_in, const Tensor& k_in, const
   flash::FwdParams p;
   Held held;
   gpu::describe(p, held, q, k, v, out, lse, o, bottom_right, varlen, batch);
-  p.num_splits = flash::fwd_num_splits(p);
+  p.num_splits = p.head_dim_v == p.head_dim ? flash::fwd_num_splits(p) : 1;
+  TORCH_CHECK(p.head_dim_v == p.head_dim || flash::fwd_dv_runs(p), "flash_ext: the flash "
+              "backend runs v head dim ", p.head_dim_v, " with q/k head dim ", p.head_dim,
+              " only on Hopper (sm90) GPUs, without dropout, with q, k and v 16-byte aligned; "
+              "the mem_eff backend takes any pair");
   const char* unsupported = flash::fwd_unsupported(p);
   TORCH_CHECK(unsupported == nullptr, "flash_ext: the flash backend cannot run this call: ",
               unsupported);
@@ -137,6 +151,9 @@ Quad backward(const Tensor& grad_out_in, const Tensor& q_in, const Tensor& k_in,
               const AttentionOptions& o, bool bottom_right, bool deterministic,
               const Varlen& varlen, const OptTensor& sinks) {
   const int64_t batch = gpu::check_call(q_in, k_in, v_in, o, varlen, check_flash_call);
+  TORCH_CHECK_VALUE(v_in.size(-1) == q_in.size(-1), "flash_ext: the flash backend has no "
+                    "backward for v head dim ", v_in.size(-1), " with q/k head dim ", q_in.size(-1),
+                    " yet (its forward runs it); the mem_eff backend's does");
   check_backward_inputs(grad_out_in, out_in, lse_in, q_in, v_in,
                         lse_shape(q_in, varlen.packed()));
   if (sinks.has_value()) check_sinks(*sinks, q_in, q_in.sym_size(1), "sinks", "q");
