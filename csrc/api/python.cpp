@@ -401,20 +401,7 @@ CallInfo call_info(PyObject* o) {
 PyObject* py_set_backends(PyObject*, PyObject* table) {
   HANDLE_TH_ERRORS
   std::vector<BackendCaps> caps;
-  PyObject* it = PyObject_GetIter(table);
-  if (it == nullptr) return nullptr;
-  while (PyObject* item = PyIter_Next(it)) {
-    try {
-      caps.push_back(backend_caps(item));
-    } catch (...) {
-      Py_DECREF(item);
-      Py_DECREF(it);
-      throw;
-    }
-    Py_DECREF(item);
-  }
-  Py_DECREF(it);
-  if (PyErr_Occurred()) return nullptr;
+  for_each_of(table, [&](PyObject* item) { caps.push_back(backend_caps(item)); });
   set_backend_table(std::move(caps));
   Py_RETURN_NONE;
   END_HANDLE_TH_ERRORS
