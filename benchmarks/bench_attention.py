@@ -94,6 +94,8 @@ OURS = "flash_ext"
 DETERMINISTIC = f"{OURS}_deterministic"  # the flash rows' backward in deterministic mode
 REFERENCES = ("sdpa_flash", "sdpa_efficient", "sdpa_cudnn")  # checked against the first that ran
 MEM_EFF_PROVIDERS = (OURS, "sdpa_efficient")  # the mem_eff rows' providers
+PAD_V = "sdpa_flash_pad_v"  # the (192, 128) rows' workaround: v padded to 192, out sliced
+DV_HEADS = 16  # the (192, 128) rows' heads (16k tokens per batch)
 QUICK_CASES = ("D=128 S=1024 full", "D=128 S=1024 causal", "decode D=128 Sk=4096",
                "mem_eff bf16 bias D=128 S=1024 causal", "mem_eff fp32 D=128 S=1024 full")
 _SHAPES = "16k tokens per batch at model width 2048 (B = 16384 / S, H = 2048 / D), TFLOP/s"
@@ -103,6 +105,8 @@ SECTION_TITLES = {  # Case.section -> the title of its table
     "mem_eff bf16 bias": f'mem_eff (flash_ext backend="mem_eff"), bf16 with an additive (B, H, '
                          f"S, S) bias, {_SHAPES}",
     "mem_eff fp32": f'mem_eff (flash_ext backend="mem_eff"), float32 without bias, {_SHAPES}',
+    "dv": f"q/k head dim 192, v head dim 128 (DeepSeek-V3's), H = {DV_HEADS}, 16k tokens per "
+          "batch, TFLOP/s",
 }
 SECTION_NOTES = {  # Case.section -> a note below its table
     "flash": (
@@ -120,6 +124,11 @@ SECTION_NOTES = {  # Case.section -> a note below its table
     "mem_eff fp32": (
         "float32 q, k, v; flash_ext's mem_eff kernels run 3xTF32 tensor-core GEMMs. Checked "
         f"against sdpa_efficient with the float32 tolerance {CHECK_TOL[torch.float32]:.0e}."),
+    "dv": (
+        "flash_ext chooses its backend itself (the Hopper (192, 128) forward without grad, "
+        f"mem_eff with). {PAD_V} is the workaround users write for FlashAttention: v padded "
+        "with zeros to 192, SDPA's flash backend, the output's first 128 columns. TFLOP/s "
+        "counts 2 B H Sq Sk (192 + 128) for the forward."),
 }
 
 
@@ -142,6 +151,11 @@ class Case:
     dtype: torch.dtype = torch.bfloat16
     bias: bool = False
     heads_kv: int | None = None  # GQA: fewer key/value heads (None: as many as heads)
+    head_dim_v: int | None = None  # v's head dim where it differs (family "dv")
+
+    @property
+    def dv(self) -> int:
+        return self.head_dim_v or self.head_dim
 
     @property
     def gqa(self) -> bool:
@@ -155,6 +169,9 @@ class Case:
         shape = f"D={self.head_dim} S={self.seqlen_q} {'causal' if self.causal else 'full'}"
         if self.gqa:
             return f"gqa Hq={self.heads} Hkv={self.heads_kv} B={self.batch} {shape}"
+        if self.family == "dv":
+            return f"dv D={self.head_dim} Dv={self.dv} S={self.seqlen_q} " + \
+                ("causal" if self.causal else "full")
         return shape if self.family == "flash" else f"{self.section} {shape}"
 
     @property
@@ -165,16 +182,19 @@ class Case:
         return f"mem_eff {DTYPE_NAMES[self.dtype]}{' bias' if self.bias else ''}"
 
     @property
-    def backend(self) -> str:
-        """flash_ext's backend for the case."""
-        return "mem_eff" if self.family == "mem_eff" else "flash"
+    def backend(self) -> str | None:
+        """flash_ext's backend for the case (None: its own choice)."""
+        return {"mem_eff": "mem_eff", "dv": None}.get(self.family, "flash")
 
     @property
     def providers(self) -> tuple[str, ...]:
         """The providers the case runs (those of --providers among them)."""
         if self.family == "mem_eff":
             return MEM_EFF_PROVIDERS
-        return tuple(p for p in PROVIDERS if self.family == "flash" or p != DETERMINISTIC)
+        if self.family == "dv":
+            return tuple(p for p in PROVIDERS if p != DETERMINISTIC)
+        return tuple(p for p in PROVIDERS if p != PAD_V and
+                     (self.family == "flash" or p != DETERMINISTIC))
 
     @property
     def check_tol(self) -> float:
@@ -199,6 +219,8 @@ class Case:
         if self.family == "mem_eff":
             what = "bf16 + (B,H,S,S) bias" if self.bias else DTYPE_NAMES[self.dtype]
             return f"mem_eff {what}: {shape}"
+        if self.family == "dv":
+            return f"D={self.head_dim}, Dv={self.dv}, H={self.heads}, B={TOKENS}/S"
         return shape
 
     @property
@@ -213,7 +235,8 @@ class Case:
         if self.family == "decode":
             kv_bytes = 2 * self.batch * self.heads * self.seqlen_k * self.head_dim
             return kv_bytes * self.dtype.itemsize / seconds / 1e9
-        flops = 4 * self.batch * self.heads * self.seqlen_q * self.seqlen_k * self.head_dim
+        flops = 2 * self.batch * self.heads * self.seqlen_q * self.seqlen_k * \
+            (self.head_dim + self.dv)
         flops /= 2 if self.causal else 1
         flops *= BWD_FLOP_FACTOR if direction == "bwd" else 1
         return flops / seconds / 1e12
@@ -229,7 +252,9 @@ def all_cases() -> list[Case]:
                     dtype, bias)
                for dtype, bias in ((torch.bfloat16, True), (torch.float32, False))
                for c in flash]
-    return flash + gqa + decode + mem_eff
+    dv = [Case("dv", TOKENS // s, DV_HEADS, s, s, 192, causal, head_dim_v=128)
+          for s in (1024, 4096) for causal in (False, True)]
+    return flash + gqa + decode + mem_eff + dv
 
 
 def select_cases(pattern: str | None, quick: bool, directions: Sequence[str]) -> list[Case]:
@@ -253,17 +278,17 @@ class Inputs:
 
 
 def make_inputs(case: Case, device: str, requires_grad: bool) -> Inputs:
-    def randn(seqlen: int, heads: int) -> Tensor:
+    def randn(seqlen: int, heads: int, head_dim: int = case.head_dim) -> Tensor:
         if case.gqa:  # (B, S, H, D) memory, as a transformers model's projections give it
-            t = torch.randn(case.batch, seqlen, heads, case.head_dim, device=device,
+            t = torch.randn(case.batch, seqlen, heads, head_dim, device=device,
                             dtype=case.dtype).transpose(1, 2)
             return t.requires_grad_(requires_grad)
-        return torch.randn(case.batch, heads, seqlen, case.head_dim, device=device,
+        return torch.randn(case.batch, heads, seqlen, head_dim, device=device,
                            dtype=case.dtype, requires_grad=requires_grad)
 
     heads_kv = case.heads_kv or case.heads
     q = randn(case.seqlen_q, case.heads)
-    k, v = randn(case.seqlen_k, heads_kv), randn(case.seqlen_k, heads_kv)
+    k, v = randn(case.seqlen_k, heads_kv), randn(case.seqlen_k, heads_kv, case.dv)
     bias = None
     if case.bias:
         bias = torch.randn(case.batch, case.heads, case.seqlen_q, case.seqlen_k, device=device,
@@ -271,7 +296,10 @@ def make_inputs(case: Case, device: str, requires_grad: bool) -> Inputs:
         if case.causal:  # SDPA takes no is_causal with a mask: -inf above the diagonal
             visible = torch.ones(case.seqlen_q, case.seqlen_k, dtype=torch.bool, device=device)
             bias.masked_fill_(~visible.tril_(), float("-inf"))
-    return Inputs(q, k, v, torch.randn_like(q) if requires_grad else None, bias)
+    grad_out = None
+    if requires_grad:
+        grad_out = torch.randn(*q.shape[:-1], case.dv, device=device, dtype=case.dtype)
+    return Inputs(q, k, v, grad_out, bias)
 
 
 # Providers: a factory takes (case, inputs) and returns the call to time, out = fn().
@@ -331,6 +359,19 @@ def torch_flex(case: Case, x: Inputs) -> Callable[[], Tensor]:
     return lambda: flex(x.q, x.k, x.v, block_mask=block_mask, enable_gqa=case.gqa)
 
 
+def sdpa_flash_pad_v(case: Case, x: Inputs) -> Callable[[], Tensor]:
+    """The workaround for kernels that take one head dim: v zero-padded to q's, the output's
+    first v head dim columns (the pad inside the timed call, as a model runs it)."""
+    def run() -> Tensor:
+        v = F.pad(x.v, (0, case.head_dim - case.dv))
+        with sdpa_kernel(SDPBackend.FLASH_ATTENTION):
+            out = F.scaled_dot_product_attention(x.q, x.k, v, is_causal=case.causal,
+                                                 enable_gqa=case.gqa)
+        return out[..., :case.dv]
+
+    return run
+
+
 PROVIDERS: dict[str, Provider] = {
     OURS: flash_ext_attention,
     DETERMINISTIC: flash_ext_deterministic,
@@ -338,6 +379,7 @@ PROVIDERS: dict[str, Provider] = {
     "sdpa_efficient": sdpa(SDPBackend.EFFICIENT_ATTENTION),
     "sdpa_cudnn": sdpa(SDPBackend.CUDNN_ATTENTION),
     "torch_flex": torch_flex,
+    PAD_V: sdpa_flash_pad_v,
 }
 
 
