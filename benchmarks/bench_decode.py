@@ -148,12 +148,18 @@ def providers(case: Case, q: Tensor, k_cache: Tensor, v_cache: Tensor, tiny: boo
     return found
 
 
-def run_case(case: Case, device: str, tiny: bool) -> list[Result]:
+def make_inputs(case: Case, device: str) -> tuple[Tensor, Tensor, Tensor]:
+    """q (B, Sq, Hq, D) and the dense caches (B, S, Hkv, D), bf16, seeded."""
     torch.manual_seed(0)
     dtype = torch.bfloat16
     q = torch.randn(case.batch, case.sq, case.heads, case.head_dim, device=device, dtype=dtype)
     k_cache, v_cache = (torch.randn(case.batch, case.seqlen, case.heads_kv, case.head_dim,
                                     device=device, dtype=dtype) for _ in range(2))
+    return q, k_cache, v_cache
+
+
+def run_case(case: Case, device: str, tiny: bool) -> list[Result]:
+    q, k_cache, v_cache = make_inputs(case, device)
     results, outputs = [], {}
     for name, fn in providers(case, q, k_cache, v_cache, tiny, device).items():
         result = Result(case, name)

@@ -1,14 +1,17 @@
 """Nsight Compute side by side: the kernels one benchmark row runs, for flash_ext and its peers.
 
-bench_attention.py says how fast a call is; this says why. It profiles one call of one row of
-benchmarks/bench_attention.py (the same inputs, providers and directions) under ncu, a process
-per provider, and prints a table of every kernel the call launched: time, launch shape,
+The benchmarks say how fast a call is; this says why. It profiles one call of one row of
+benchmarks/bench_attention.py (the same inputs, providers and directions) or, with --bench
+decode, of benchmarks/bench_decode.py, under ncu, a process per provider, and prints a table
+of every kernel the call launched: time, launch shape,
 registers, shared memory, SM / DRAM / tensor pipe / issue throughput, L2 traffic and hit rate,
 eligible and active warps a scheduler; then each kernel's largest stall reasons (cycles a warp
 spends stalled per issued instruction, by reason). On the GPU machine:
 
     python scripts/profile_kernels.py --direction bwd --shapes '^D=64 S=4096 full$' \\
         --providers flash_ext,sdpa_cudnn --out "$OUT/prof"
+    python scripts/profile_kernels.py --bench decode --shapes '^Sq=1 B=8 S=32768 Hq=32 Hkv=32' \
+        --providers flash_ext,flash_ext_paged16,sdpa_cudnn
 
 The call is warmed up three times outside the profiled range (cudaProfilerStart/Stop around
 the fourth), with the GPU's clocks as they are (--clock-control none: this script never changes
@@ -25,6 +28,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -162,17 +166,53 @@ def ncu_command(ncu: str, args: argparse.Namespace, provider: str) -> list[str]:
         command += ["--section", section]
     command += ["--metrics", ",".join(METRICS)]
     return command + [sys.executable, str(Path(__file__).resolve()), "--child", provider,
-                      "--direction", args.direction, "--shapes", args.shapes]
+                      "--bench", args.bench, "--direction", args.direction,
+                      "--shapes", args.shapes]
 
 
-def run_child(provider: str, direction: str, shapes: str) -> None:
+def the_case(args: argparse.Namespace):
+    """The one benchmark row --shapes picks (SystemExit naming what it picks otherwise)."""
+    if args.bench == "decode":
+        import bench_decode
+
+        cases = [c for c in bench_decode.cases(False, float("inf"))
+                 if re.search(args.shapes, c.name)]
+        what = "bench_decode.py row"
+    else:
+        from bench_attention import select_cases
+
+        cases = select_cases(args.shapes, False, [args.direction])
+        what = f"{args.direction} row of bench_attention.py"
+    if len(cases) != 1:
+        names = ", ".join(c.name for c in cases[:8]) + (", ..." if len(cases) > 8 else "")
+        raise SystemExit(f"--shapes {args.shapes!r} must pick one {what}; it picks: "
+                         f"{names or 'none'}")
+    return cases[0]
+
+
+def the_call(args: argparse.Namespace, provider: str) -> Callable[[], object]:
+    """The call one provider makes for the row, its inputs built on the GPU."""
+    case = the_case(args)
+    if args.bench == "decode":
+        import bench_decode
+
+        calls = bench_decode.providers(case, *bench_decode.make_inputs(case, "cuda"), False,
+                                       "cuda")
+        if provider not in calls:
+            raise SystemExit(f"--providers: {provider} is not a provider of {case.name}; it has: "
+                             f"{', '.join(calls)}")
+        return calls[provider]
+    from bench_attention import PROVIDERS, RUNNERS, make_inputs
+
+    x = make_inputs(case, "cuda", requires_grad=args.direction != "fwd")
+    return RUNNERS[args.direction](PROVIDERS[provider](case, x), x)
+
+
+def run_child(args: argparse.Namespace) -> None:
     """Under ncu: one row's call, warmed up, then once between cudaProfilerStart and Stop."""
     import torch
-    from bench_attention import PROVIDERS, RUNNERS, make_inputs, select_cases
 
-    case = the_case(select_cases, shapes, direction)
-    x = make_inputs(case, "cuda", requires_grad=direction != "fwd")
-    run = RUNNERS[direction](PROVIDERS[provider](case, x), x)
+    run = the_call(args, args.child)
     for _ in range(3):
         run()
     torch.cuda.synchronize()
@@ -182,22 +222,17 @@ def run_child(provider: str, direction: str, shapes: str) -> None:
     torch.cuda.profiler.stop()
 
 
-def the_case(select_cases, shapes: str, direction: str):
-    cases = select_cases(shapes, False, [direction])
-    if len(cases) != 1:
-        names = ", ".join(c.name for c in cases) or "none"
-        raise SystemExit(f"--shapes {shapes!r} must pick one {direction} row of "
-                         f"bench_attention.py; it picks: {names}")
-    return cases[0]
-
-
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--direction", default="bwd", choices=("fwd", "fwd_train", "bwd"))
+    parser.add_argument("--bench", default="attention", choices=("attention", "decode"),
+                        help="the benchmark whose row is profiled")
+    parser.add_argument("--direction", default="bwd", choices=("fwd", "fwd_train", "bwd"),
+                        help="bench_attention.py's direction (decode: a forward call)")
     parser.add_argument("--shapes", required=True,
-                        help="a regex picking one row of bench_attention.py (see its --list)")
+                        help="a regex picking one row of the benchmark (bench_attention.py "
+                             "--list; bench_decode.py's case names)")
     parser.add_argument("--providers", default="flash_ext,sdpa_cudnn",
-                        help="comma-separated bench_attention.py providers")
+                        help="comma-separated providers of the benchmark")
     parser.add_argument("--out", type=Path, default=None, help="folder for the table and CSVs")
     parser.add_argument("--ncu", default=None, help="ncu executable (default: ncu on PATH)")
     parser.add_argument("--dry-run", action="store_true", help="print the ncu commands only")
@@ -208,16 +243,18 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     if args.child:
-        run_child(args.child, args.direction, args.shapes)
+        run_child(args)
         return 0
-    from bench_attention import PROVIDERS, select_cases
-
     providers = [p.strip() for p in args.providers.split(",") if p.strip()]
-    unknown = [p for p in providers if p not in PROVIDERS]
-    if unknown:
-        raise SystemExit(f"--providers: unknown {', '.join(unknown)}; accepted: "
-                         f"{', '.join(PROVIDERS)}")
-    case = the_case(select_cases, args.shapes, args.direction)
+    if args.bench == "attention":  # decode's providers depend on the row: its child checks
+        from bench_attention import PROVIDERS
+
+        unknown = [p for p in providers if p not in PROVIDERS]
+        if unknown:
+            raise SystemExit(f"--providers: unknown {', '.join(unknown)}; accepted: "
+                             f"{', '.join(PROVIDERS)}")
+    case = the_case(args)
+    direction = "decode" if args.bench == "decode" else args.direction
     ncu = args.ncu or shutil.which("ncu") or "ncu"
     if args.dry_run:
         for provider in providers:
@@ -227,7 +264,7 @@ def main(argv: list[str] | None = None) -> int:
         args.out.mkdir(parents=True, exist_ok=True)
     kernels = []
     for provider in providers:
-        print(f"profiling {provider}: {case.name} {args.direction}", flush=True)
+        print(f"profiling {provider}: {case.name} {direction}", flush=True)
         done = subprocess.run(ncu_command(ncu, args, provider), capture_output=True, text=True)
         if args.out:
             (args.out / f"ncu_{provider}.csv").write_text(done.stdout + done.stderr)
@@ -237,7 +274,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{provider}: ncu exit status {done.returncode}, {len(found)} kernels\n  "
                   + "\n  ".join(tail), flush=True)
         kernels += found
-    table = (f"# Kernels of one call: {case.name}, {args.direction}\n\n"
+    table = (f"# Kernels of one call: {case.name}, {direction}\n\n"
              f"Command: `python scripts/profile_kernels.py {shlex.join(sys.argv[1:])}`\n\n"
              + render(kernels))
     print(table)

@@ -63,9 +63,20 @@ def test_dry_run_and_row_selection(capsys):
     commands = capsys.readouterr().out.splitlines()
     assert len(commands) == 2
     assert commands[0].startswith("ncu --profile-from-start off --clock-control none --csv")
-    assert "--child flash_ext --direction bwd --shapes ^D=64 S=4096 full$" in commands[0]
+    assert ("--child flash_ext --bench attention --direction bwd --shapes ^D=64 S=4096 full$"
+            in commands[0])
     assert "--child sdpa_cudnn" in commands[1]
     with pytest.raises(SystemExit, match="must pick one bwd row of bench_attention.py; it picks"):
         profile.main(["--dry-run", "--shapes", "^D=64"])
     with pytest.raises(SystemExit, match="--providers: unknown nope; accepted: flash_ext"):
         profile.main(["--dry-run", "--shapes", "^D=64 S=4096 full$", "--providers", "nope"])
+
+
+def test_decode_rows(capsys):
+    assert profile.main(["--dry-run", "--bench", "decode", "--shapes",
+                         "^Sq=1 B=8 S=32768 Hq=32 Hkv=32", "--providers",
+                         "flash_ext,flash_ext_paged16", "--ncu", "ncu"]) == 0
+    commands = capsys.readouterr().out.splitlines()
+    assert "--child flash_ext_paged16 --bench decode" in commands[1]
+    with pytest.raises(SystemExit, match="must pick one bench_decode.py row; it picks: Sq=1"):
+        profile.main(["--dry-run", "--bench", "decode", "--shapes", "^Sq=1 B=8 S=32768"])
