@@ -12,6 +12,12 @@ valid call or a result for an invalid one.
 
 CI runs a fixed (derandomized) set of examples; FLASH_EXT_FUZZ_EXAMPLES=N runs N fresh random
 ones per entry point (with --hypothesis-seed=S to repeat them).
+
+The *_cuda tests draw the same calls on CUDA tensors (the GPU machine; under compute-sanitizer's
+memcheck: `compute-sanitizer --tool memcheck python -m pytest tests/test_fuzz.py -k cuda`).
+There the dropout draws check shapes and finiteness (each CUDA backend draws its own keep-mask;
+tests/test_dropout.py replays them), and a valid call that no CUDA backend takes may end in the
+dispatcher's NotImplementedError, which lists every backend's reasons.
 """
 
 from __future__ import annotations
@@ -73,6 +79,7 @@ class Call:
     scale: float | None
     dropout: tuple | None = None  # (seed, keep-mask shape, p) with dropout on
     shapes_only: bool = False  # dropout that cannot be replayed: check shapes and finiteness
+    device: str = "cpu"  # where q, k, v (and the call's other tensors) live
     arguments: dict = dataclasses.field(default_factory=dict)
 
     def _repr_pretty_(self, printer, cycle) -> None:
@@ -115,15 +122,20 @@ def layout(draw, t: torch.Tensor, expandable: bool) -> torch.Tensor:
     return t
 
 
-def draw_qkv(draw, defect: str | None, shapes, dtype, grad: bool):
-    """Random q, k, v of `shapes` in `dtype`, each a leaf with drawn strides; for the defect
-    "dtype", k and v in another dtype."""
+def draw_qkv(draw, defect: str | None, shapes, dtype, grad: bool, device: str):
+    """Random q, k, v of `shapes` in `dtype` on `device`, each a leaf with drawn strides; for
+    the defect "dtype", k and v in another dtype."""
     kv_dtype = dtype
     if defect == "dtype" and (dtype != torch.float64 or draw(st.booleans())):
         kv_dtype = draw(st.sampled_from([t for t in DTYPES if t != dtype]))
-    return [layout(draw, torch.randn(shape).to(dtype if name == "q" else kv_dtype),
+    return [layout(draw, torch.randn(shape).to(dtype if name == "q" else kv_dtype).to(device),
                    name != "q").detach().requires_grad_(grad)
             for name, shape in zip("qkv", shapes)]
+
+
+def on(device: str, *tensors):
+    """The call's other tensors (drawn on the CPU, where the reference uses them) on `device`."""
+    return [t.to(device) if isinstance(t, torch.Tensor) else t for t in tensors]
 
 
 def draw_dtype(draw, defect: str | None, math_allowed: bool) -> tuple[torch.dtype, str | None]:
@@ -221,7 +233,7 @@ def dropout_of(scalars: dict, seed: int, keep_shape: tuple) -> tuple | None:
 
 
 @st.composite
-def attention_calls(draw) -> Call:
+def attention_calls(draw, device: str = "cpu") -> Call:
     torch.manual_seed(draw(st.integers(0, 2**31 - 1)))
     defect = draw_defect(draw, ATTENTION_DEFECTS)
     dtype, backend = draw_dtype(draw, defect, math_allowed=True)
@@ -237,14 +249,16 @@ def attention_calls(draw) -> Call:
     grad = draw(st.booleans())
     q, k, v = draw_qkv(draw, defect, [(batch, heads_q, seqlen_q, head_dim),
                                       (batch, heads_kv, seqlen_k, kv_head_dim),
-                                      (batch, heads_kv, seqlen_k, kv_head_dim)], dtype, grad)
+                                      (batch, heads_kv, seqlen_k, kv_head_dim)], dtype, grad,
+                       device)
     seed = draw(st.integers(0, 2**31 - 1))
+    mask_on, slopes_on = on(device, mask, slopes)
 
     def run(q, k, v):
         torch.manual_seed(seed)
-        return flash_ext.attention(q, k, v, attn_mask=mask, is_causal=is_causal,
-                                   enable_gqa=enable_gqa, alibi_slopes=slopes, return_lse=True,
-                                   backend=backend, **scalars)
+        return flash_ext.attention(q, k, v, attn_mask=mask_on, is_causal=is_causal,
+                                   enable_gqa=enable_gqa, alibi_slopes=slopes_on,
+                                   return_lse=True, backend=backend, **scalars)
 
     reference = functools.partial(
         attention_ref, attn_mask=mask, is_causal=is_causal, window_size=scalars["window_size"],
@@ -254,12 +268,12 @@ def attention_calls(draw) -> Call:
     dropout = dropout_of(scalars, seed, (batch, heads_q, seqlen_q, seqlen_k))
     # backend='math' draws its own dropout mask (torch.rand): no replay to compare with.
     return Call(q, k, v, run, reference, defect, grad, scalars["scale"], dropout,
-                shapes_only=dropout is not None and backend == "math",
-                arguments={name: describe(a) for name, a in arguments.items()})
+                shapes_only=dropout is not None and (backend == "math" or device != "cpu"),
+                arguments={name: describe(a) for name, a in arguments.items()}, device=device)
 
 
 @st.composite
-def flash_attn_calls(draw) -> Call:
+def flash_attn_calls(draw, device: str = "cpu") -> Call:
     torch.manual_seed(draw(st.integers(0, 2**31 - 1)))
     defect = draw_defect(draw, FLASH_DEFECTS)
     dtype, _ = draw_dtype(draw, defect, math_allowed=False)
@@ -275,14 +289,16 @@ def flash_attn_calls(draw) -> Call:
     deterministic = draw(st.booleans())
     q, k, v = draw_qkv(draw, defect, [(batch, seqlen_q, heads_q, head_dim),
                                       (batch, seqlen_k, heads_kv, kv_head_dim),
-                                      (batch, seqlen_k, heads_kv, kv_head_dim)], dtype, grad)
+                                      (batch, seqlen_k, heads_kv, kv_head_dim)], dtype, grad,
+                       device)
     seed = draw(st.integers(0, 2**31 - 1))
+    (slopes_on,) = on(device, slopes)
 
     def run(q, k, v):
         torch.manual_seed(seed)
         out, lse, _ = flash_ext.flash_attn_func(
             q, k, v, scalars["dropout_p"], scalars["scale"], causal, scalars["window_size"],
-            scalars["softcap"], slopes, deterministic, return_attn_probs=True)
+            scalars["softcap"], slopes_on, deterministic, return_attn_probs=True)
         return out, lse
 
     def reference(q, k, v, dropout_keep=None, dropout_p=0.0, compute_dtype=None):
@@ -295,9 +311,10 @@ def flash_attn_calls(draw) -> Call:
 
     arguments = {"q": q, "k": k, "v": v, "causal": causal, "alibi_slopes": slopes,
                  "deterministic": deterministic, **scalars}
-    return Call(q, k, v, run, reference, defect, grad, scalars["scale"],
-                dropout_of(scalars, seed, (batch, heads_q, seqlen_q, seqlen_k)),
-                arguments={name: describe(a) for name, a in arguments.items()})
+    dropout = dropout_of(scalars, seed, (batch, heads_q, seqlen_q, seqlen_k))
+    return Call(q, k, v, run, reference, defect, grad, scalars["scale"], dropout,
+                shapes_only=dropout is not None and device != "cpu",
+                arguments={name: describe(a) for name, a in arguments.items()}, device=device)
 
 
 def draw_cu_seqlens(draw, defect: str | None, name: str, batch: int):
@@ -314,7 +331,7 @@ def draw_cu_seqlens(draw, defect: str | None, name: str, batch: int):
 
 
 @st.composite
-def varlen_calls(draw, flash_api: bool) -> Call:
+def varlen_calls(draw, flash_api: bool, device: str = "cpu") -> Call:
     torch.manual_seed(draw(st.integers(0, 2**31 - 1)))
     defect = draw_defect(draw, FLASH_VARLEN_DEFECTS if flash_api else VARLEN_DEFECTS)
     dtype, backend = draw_dtype(draw, defect, math_allowed=not flash_api)
@@ -331,20 +348,22 @@ def varlen_calls(draw, flash_api: bool) -> Call:
     total_q, total_k = int(cu_q[-1]), int(cu_k[-1])
     q, k, v = draw_qkv(draw, defect, [(total_q, heads_q, head_dim),
                                       (total_k, heads_kv, kv_head_dim),
-                                      (total_k, heads_kv, kv_head_dim)], dtype, grad)
+                                      (total_k, heads_kv, kv_head_dim)], dtype, grad, device)
     seed = draw(st.integers(0, 2**31 - 1))
+    cu_q_on, cu_k_on, slopes_on = on(device, cu_q, cu_k, slopes)
 
     def run(q, k, v):
         torch.manual_seed(seed)
         if flash_api:
             out, lse, _ = flash_ext.flash_attn_varlen_func(
-                q, k, v, cu_q, cu_k, max_q, max_k, scalars["dropout_p"], scalars["scale"],
-                causal, scalars["window_size"], scalars["softcap"], slopes,
+                q, k, v, cu_q_on, cu_k_on, max_q, max_k, scalars["dropout_p"], scalars["scale"],
+                causal, scalars["window_size"], scalars["softcap"], slopes_on,
                 return_attn_probs=True)
             return out, lse
-        return flash_ext.attention_varlen(q, k, v, cu_q, cu_k, max_q, max_k, is_causal=causal,
-                                          enable_gqa=enable_gqa, alibi_slopes=slopes,
-                                          return_lse=True, backend=backend, **scalars)
+        return flash_ext.attention_varlen(q, k, v, cu_q_on, cu_k_on, max_q, max_k,
+                                          is_causal=causal, enable_gqa=enable_gqa,
+                                          alibi_slopes=slopes_on, return_lse=True,
+                                          backend=backend, **scalars)
 
     left, right = scalars["window_size"][0], scalars["window_size"][-1]
     reference = functools.partial(
@@ -357,8 +376,8 @@ def varlen_calls(draw, flash_api: bool) -> Call:
                  "backend": backend, **scalars}
     dropout = dropout_of(scalars, seed, (batch, heads_q, max_q, max_k))
     return Call(q, k, v, run, reference, defect, grad, scalars["scale"], dropout,
-                shapes_only=dropout is not None and backend == "math",
-                arguments={name: describe(a) for name, a in arguments.items()})
+                shapes_only=dropout is not None and (backend == "math" or device != "cpu"),
+                arguments={name: describe(a) for name, a in arguments.items()}, device=device)
 
 
 def check(call: Call) -> None:
@@ -370,19 +389,27 @@ def check(call: Call) -> None:
         assert call.defect in str(error.value), (
             f"the error does not name {call.defect}: {error.value}")
         return
-    out, lse = call.run(*inputs)
+    try:
+        out, lse = call.run(*inputs)
+    except NotImplementedError as error:
+        if call.device == "cpu" or "no flash_ext backend can run this call" not in str(error):
+            raise
+        hypothesis.event("no CUDA backend takes the call")
+        return
     assert out.dtype == call.q.dtype and out.shape == call.q.shape
+    assert out.device == call.q.device
     if call.shapes_only:
         assert torch.isfinite(out).all()
         return
+    out_on_device, out, lse = out, out.cpu(), lse.cpu()
     reference = call.reference
     if call.dropout is not None:
         seed, shape, p = call.dropout
         keep = torch.ops.flash_ext.cpu_dropout_keep_mask(drawn_seed(seed), *shape, p)
         reference = functools.partial(reference, dropout_keep=keep, dropout_p=p)
-    x64 = [t.detach().to(torch.float64).requires_grad_(call.grad) for t in inputs]
+    x64 = [t.detach().cpu().to(torch.float64).requires_grad_(call.grad) for t in inputs]
     ref64, ref64_lse = reference(*x64, compute_dtype=torch.float64)
-    xl = [t.detach().clone().requires_grad_(call.grad) for t in inputs]
+    xl = [t.detach().cpu().clone().requires_grad_(call.grad) for t in inputs]
     ref_lowp, ref_lowp_lse = reference(*xl, compute_dtype=None)
     # Errors the lowp reference does not share, which its luck can hide in a small call: the
     # kernels' fp32 scores, and dS = P (dP - delta) where P is near one-hot, which the
@@ -399,7 +426,8 @@ def check(call: Call) -> None:
         return
     g = torch.randn_like(out)
     # allow_unused: backend='math' leaves k and v out of the graph when they have no tokens.
-    grads = torch.autograd.grad(out, inputs, g, allow_unused=True)
+    grads = torch.autograd.grad(out_on_device, inputs, g.to(call.device), allow_unused=True)
+    grads = [None if t is None else t.cpu() for t in grads]
     grads64 = torch.autograd.grad(ref64, x64, g.to(torch.float64), allow_unused=True)
     grads_lowp = torch.autograd.grad(ref_lowp, xl, g, allow_unused=True)
     # P errs by 2 * score_error relative, dP - delta by dot_error; dP is about sqrt(D) |dO| |v|.
@@ -435,4 +463,32 @@ def test_flash_attn_func(call: Call):
 @fuzz
 @hypothesis.given(varlen_calls(flash_api=True))
 def test_flash_attn_varlen_func(call: Call):
+    check(call)
+
+
+@pytest.mark.gpu
+@fuzz
+@hypothesis.given(attention_calls("cuda"))
+def test_attention_cuda(call: Call):
+    check(call)
+
+
+@pytest.mark.gpu
+@fuzz
+@hypothesis.given(varlen_calls(flash_api=False, device="cuda"))
+def test_attention_varlen_cuda(call: Call):
+    check(call)
+
+
+@pytest.mark.gpu
+@fuzz
+@hypothesis.given(flash_attn_calls("cuda"))
+def test_flash_attn_func_cuda(call: Call):
+    check(call)
+
+
+@pytest.mark.gpu
+@fuzz
+@hypothesis.given(varlen_calls(flash_api=True, device="cuda"))
+def test_flash_attn_varlen_func_cuda(call: Call):
     check(call)
