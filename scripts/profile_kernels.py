@@ -55,7 +55,8 @@ COLUMNS = (
     ("DRAM write", "dram__bytes_write.sum"),
     ("L2 sectors", "lts__t_sectors.sum"),
     ("L2 hit %", "lts__t_sector_hit_rate.pct"),
-    ("tensor %", re.compile(r"sm__pipe_tensor_op_\w*cycles_active\.avg\.pct_of_peak_sustained_active")),
+    ("tensor %", re.compile(r"sm__pipe_tensor_op_\w*cycles_active"
+                            r"\.avg\.pct_of_peak_sustained_active")),
     ("issue %", "smsp__issue_active.avg.pct_of_peak_sustained_active"),
     ("eligible warps", "smsp__warps_eligible.avg.per_cycle_active"),
     ("active warps", "smsp__warps_active.avg.per_cycle_active"),

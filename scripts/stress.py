@@ -10,6 +10,13 @@ call's digest is the float64 sums of its output and gradients. Memory: resident 
 torch.cuda.memory_allocated / memory_reserved) sampled every --every calls; after the first
 sample (caches, allocator pools and lazily built kernels settle there), the samples may not
 grow by more than --slack-mb. Exit status 1 on growth or on a digest that differs.
+
+    python scripts/stress.py --graph-dropout 2000  # CUDA graphs with dropout (issue 32)
+
+--graph-dropout N captures N dropout forwards of drawn shapes in CUDA graphs (as
+tests/test_flash_fwd.py::test_cuda_graph_dropout does, once) and checks each: two replays draw
+different masks, and a replay after torch.manual_seed(s) equals the eager call after the same
+seed, bit for bit (out and lse). Run several at once to load the GPU as pytest -n does.
 """
 
 from __future__ import annotations
@@ -112,6 +119,57 @@ def run(calls: int, seed: int, device: torch.device, every: int,
     return digests, samples
 
 
+def graph_dropout(index: int, seed: int) -> str | None:
+    """Case `index`: a dropout forward captured in a CUDA graph against its replays and the
+    eager call; what went wrong, or None."""
+    gen = torch.Generator().manual_seed(seed * 1_000_003 + index)
+
+    def pick(*choices):
+        return choices[int(torch.randint(len(choices), (1,), generator=gen))]
+
+    def draw(low, high):
+        return int(torch.randint(low, high, (1,), generator=gen))
+
+    dtype, head_dim = pick(torch.float16, torch.bfloat16), pick(64, 128)
+    heads_kv = pick(1, 2, 4)
+    shape_q = (draw(1, 4), heads_kv * pick(1, 2), draw(1, 300), head_dim)
+    shape_kv = (shape_q[0], heads_kv, draw(1, 300), head_dim)
+    p, causal = pick(0.1, 0.2, 0.5), pick(False, True)
+    q = torch.randn(shape_q, device="cuda", dtype=dtype)
+    k, v = (torch.randn(shape_kv, device="cuda", dtype=dtype) for _ in range(2))
+
+    def step():
+        return flash_ext.attention(q, k, v, dropout_p=p, is_causal=causal, enable_gqa=True,
+                                   return_lse=True)
+
+    stream = torch.cuda.Stream()  # warm-up off the capture, as torch's documentation asks
+    stream.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(stream):
+        step()
+    torch.cuda.current_stream().wait_stream(stream)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        out, lse = step()
+    torch.manual_seed(seed + index)
+    graph.replay()
+    first, first_lse = out.clone(), lse.clone()
+    graph.replay()
+    same = torch.equal(out, first)
+    torch.manual_seed(seed + index)
+    eager, eager_lse = step()
+    backend = flash_ext.explain(q, k, v, dropout_p=p, is_causal=causal, enable_gqa=True).selected
+    case = (f"q {tuple(shape_q)} kv {tuple(shape_kv)} {str(dtype)[6:]} p={p} causal={causal} "
+            f"({backend})")
+    if same:
+        return f"{case}: two replays drew the same dropout mask"
+    if not torch.equal(first, eager):
+        bad = (first != eager).sum().item()
+        return f"{case}: the replay differs from the eager call in {bad} of {eager.numel()} outputs"
+    if not torch.equal(first_lse, eager_lse):
+        return f"{case}: the replay's lse differs from the eager call's"
+    return None
+
+
 def growth(samples: list[Memory]) -> dict[str, float]:
     """Largest rise of each figure over its first sample, in MB."""
     if not samples:
@@ -129,7 +187,20 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--slack-mb", type=float, default=64.0,
                         help="growth allowed after the first sample (default 64)")
+    parser.add_argument("--graph-dropout", type=int, default=0, metavar="N",
+                        help="instead: N CUDA-graph captures of dropout forwards, each checked")
     args = parser.parse_args()
+    if args.graph_dropout:
+        if not torch.cuda.is_available():
+            parser.error("--graph-dropout needs a CUDA device")
+        failures = 0
+        for index in range(args.graph_dropout):
+            problem = graph_dropout(index, args.seed)
+            if problem:
+                failures += 1
+                print(f"case {index}: {problem}", flush=True)
+        print(f"graph dropout: {failures} of {args.graph_dropout} captures failed")
+        return 1 if failures else 0
     device = torch.device(args.device)
     failed = False
     print(f"run 1: {args.calls} calls on {device}")

@@ -24,7 +24,8 @@ CSV = """==PROF== Connected to process 1
 "smsp__average_warp_latency_issue_stalled_long_scoreboard.ratio",\
 "smsp__average_warp_latency_issue_stalled_wait.ratio"
 "","","nsecond","","Gbyte","%","","",""
-"0","void flash::bwd_main<128>(flash::BwdParams)","1,537,504","256","4.30","39.5","0.68","1.47","1.09"
+"0","void flash::bwd_main<128>(flash::BwdParams)","1,537,504","256","4.30","39.5","0.68",\
+"1.47","1.09"
 "1","convert_dq(int)","72,000","528","0.13","0","0.10","0.05","n/a"
 ==PROF== Disconnected from process 1
 """
