@@ -18,8 +18,9 @@
 #       runs `python3 BENCH ARGS` with each build AB_RUNS times (default 2), alternating; an
 #       argument `{out}` becomes the run's own folder, ${OUT:-gpu_out}/ab/<name><i>/ (the
 #       working tree's name is "new"), where its log goes too. The markdown tables of each run's
-#       output are printed as it ends. Tests or other work can run on the builds between `build`
-#       and `bench`.
+#       output are printed as it ends and appended to ${OUT:-gpu_out}/ab/summary.md (one file
+#       for all runs: the device tool brings back few files). Tests or other work can run on
+#       the builds between `build` and `bench`.
 #   scripts/ab_bench.sh run BENCH [ARGS...]
 #       build, then bench.
 # Example: scripts/ab_bench.sh run benchmarks/bench_attention.py --direction fwd --shapes '^D=64' --out {out}
@@ -98,8 +99,8 @@ case "${1:-}" in
         # script in the repo root would import the working tree's flash_ext whatever
         # PYTHONPATH says), and its sibling imports still resolve.
         PYTHONPATH="$root:$script_dir" python3 -P "${args[@]}" >"$dir/bench.log" 2>&1 || status=1
-        echo "== $name, run $i (flash_ext from $where)"
-        grep "^|" "$dir/bench.log"
+        { echo "== $name, run $i (flash_ext from $where): $*"; grep "^|" "$dir/bench.log"; } |
+          tee -a "$out/summary.md"
       done
     done
     exit $status
