@@ -15,11 +15,10 @@ import torch
 
 import flash_ext
 from flash_ext import kvcache
-from flash_ext.dispatch import FLASH_KERNEL_HEAD_DIMS
-from flash_ext.ops import FLASH_DTYPES, FLASH_HDIMS
 from flash_ext.rotary import apply_rotary_emb
 from flash_ext.reference import attention_ref
 from attention_check import assert_rule, run_cpu_check, script_env
+from flash_cases import require_kernel
 
 HEAD_DIM = 16
 
@@ -266,10 +265,7 @@ def test_cuda_decode_kernel(case, dtype):
     """The decode kernel's out, lse and the appended cache against the float64 reference, with
     lengths from empty to full and a capacity of several splits."""
     name, heads_q, heads_kv, seqlen_q, head_dim, options = case
-    if next(d for d in FLASH_KERNEL_HEAD_DIMS if d >= head_dim) not in FLASH_HDIMS:
-        pytest.skip(f"no flash kernel for head_dim {head_dim} in this build")
-    if {torch.bfloat16: "bf16", torch.float16: "fp16"}[dtype] not in FLASH_DTYPES:
-        pytest.skip(f"no flash kernels for {dtype} in this build")
+    require_kernel(head_dim, dtype)
     options = dict(options)
     g = torch.Generator().manual_seed(zlib.crc32(name.encode()))
     batch, capacity, new = 3, 1536, 0 if options.pop("no_append", False) else seqlen_q
@@ -322,7 +318,7 @@ def test_cuda_decode_kernel(case, dtype):
 def test_cuda_decode_kernel_one_split():
     """Enough (sequence, kv head) pairs to fill the GPU without splitting the keys: the kernel
     writes out and lse itself (sinks joined there), no combine pass."""
-    _skip_without_d128_bf16()
+    require_kernel(128, torch.bfloat16)
     g = torch.Generator().manual_seed(11)
     batch, heads_q, heads_kv, seqlen_q, capacity = 48, 16, 8, 2, 256
     assert batch * heads_kv >= 2 * torch.cuda.get_device_properties(0).multi_processor_count
@@ -345,17 +341,12 @@ def test_cuda_decode_kernel_one_split():
     assert torch.equal(k_cuda.cpu(), k_after)
 
 
-def _skip_without_d128_bf16():
-    if 128 not in FLASH_HDIMS or "bf16" not in FLASH_DTYPES:
-        pytest.skip("no bf16 flash kernel for head_dim 128 in this build")
-
-
 @pytest.mark.gpu
 def test_cuda_decode_kernel_no_host_sync_and_opcheck():
     """A decoding step with cache_seqlens on the device runs without waiting for the GPU (the
     append and the checks of the indices too), so that a loop of them queues ahead; the op
     passes torch.library.opcheck (its mutations declared, its fake implementation)."""
-    _skip_without_d128_bf16()
+    require_kernel(128, torch.bfloat16)
     q = torch.randn(2, 1, 8, 128, device="cuda", dtype=torch.bfloat16)
     k_cache, v_cache = (torch.randn(2, 256, 2, 128, device="cuda", dtype=torch.bfloat16)
                         for _ in range(2))
@@ -396,7 +387,7 @@ def test_cuda_decode_kernel_bad_indices(page, length, message):
     """A page outside the cache, or a sequence longer than its pages, stops the kernel with a
     device-side assertion that names it, never an illegal memory access (in a child process:
     the CUDA context does not survive it)."""
-    _skip_without_d128_bf16()
+    require_kernel(128, torch.bfloat16)
     run = subprocess.run([sys.executable, "-c", BAD_INDEX_SCRIPT, str(page), str(length)],
                          capture_output=True, text=True, timeout=300, env=script_env())
     output = run.stdout + run.stderr
