@@ -67,8 +67,8 @@ class Backend:
     unavailable: str | None = None  # why it cannot run in this install, if so
     # Kernels compiled per head dim and dtype, for backends that build a subset (None: all).
     kernel_head_dims: tuple[int, ...] = ()  # a call's head dim runs in the smallest one >= it
-    # Without value_head_dim: the (q/k, v) kernel head dims with a forward kernel of their own,
-    # run on compute capability >= 9.0 without dropout or a gradient.
+    # Without value_head_dim: the (q/k, v) kernel head dims with kernels of their own (forward
+    # and backward), run on compute capability >= 9.0 without dropout.
     value_head_dim_pairs: tuple[tuple[int, int], ...] = ()
     built_head_dims: tuple[int, ...] | None = None
     built_dtypes: frozenset[torch.dtype] | None = None

@@ -40,17 +40,28 @@ template bool flash::bwd_uses_sm90_<{element}, {head_dim}, {causal}>(
 """,
 }
 
-# (head dim, v head dim) pairs with a forward kernel of their own (Hopper): flash_fwd.h's
-# run_fwd_dv_, in files fwd_hdim<D>v<Dv>_<dtype>[_causal].cu built with head dim D.
+# (head dim, v head dim) pairs with kernels of their own (Hopper): flash_fwd.h's run_fwd_dv_
+# and flash_bwd.h's run_bwd_dv_, in files <fwd|bwd>_hdim<D>v<Dv>_<dtype>[_causal].cu built with
+# head dim D.
 FLASH_DV_PAIRS = ((192, 128),)
-FLASH_DV_TEMPLATE = HEADER + """\
+FLASH_DV_TEMPLATES = {
+    "fwd": HEADER + """\
 #include "flash/fwd_launch.h"
 
 template cudaError_t flash::run_fwd_dv_<{element}, {head_dim}, {head_dim_v}, {causal}>(
     flash::FwdParams&, cudaStream_t);
 template bool flash::fwd_dv_runs_<{element}, {head_dim}, {head_dim_v}, {causal}>(
     const flash::FwdParams&);
-"""
+""",
+    "bwd": HEADER + """\
+#include "flash/bwd_launch.h"
+
+template cudaError_t flash::run_bwd_dv_<{element}, {head_dim}, {head_dim_v}, {causal}>(
+    flash::BwdParams&, int, cudaStream_t);
+template bool flash::bwd_dv_runs_<{element}, {head_dim}, {head_dim_v}, {causal}>(
+    const flash::BwdParams&, int);
+""",
+}
 
 MEM_EFF_TEMPLATES = {
     "fwd": HEADER + """\
@@ -78,13 +89,15 @@ def flash_files() -> dict[str, str]:
                     name = f"{direction}_hdim{head_dim}_{dtype}{'_causal' if causal else ''}.cu"
                     files[name] = template.format(element=element, head_dim=head_dim,
                                                   causal=str(causal).lower())
-    for head_dim, head_dim_v in FLASH_DV_PAIRS:
-        for dtype, element in FLASH_DTYPES.items():
-            for causal in (False, True):
-                name = f"fwd_hdim{head_dim}v{head_dim_v}_{dtype}{'_causal' if causal else ''}.cu"
-                files[name] = FLASH_DV_TEMPLATE.format(element=element, head_dim=head_dim,
-                                                       head_dim_v=head_dim_v,
-                                                       causal=str(causal).lower())
+    for direction, template in FLASH_DV_TEMPLATES.items():
+        for head_dim, head_dim_v in FLASH_DV_PAIRS:
+            for dtype, element in FLASH_DTYPES.items():
+                for causal in (False, True):
+                    name = (f"{direction}_hdim{head_dim}v{head_dim_v}_{dtype}"
+                            f"{'_causal' if causal else ''}.cu")
+                    files[name] = template.format(element=element, head_dim=head_dim,
+                                                  head_dim_v=head_dim_v,
+                                                  causal=str(causal).lower())
     return files
 
 

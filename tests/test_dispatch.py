@@ -102,7 +102,7 @@ def test_flash_capabilities():
 
 def test_flash_value_head_dim_pairs():
     """Flash runs q/k head dim 192 with v head dim 128 (in those kernels: 161-192 with 97-128)
-    forward only, on Hopper, without dropout; every other pair, and those calls with a gradient,
+    forward and backward, on Hopper, without dropout; every other pair, and those calls with
     dropout or an older GPU, name why."""
     flash = flash_backend(built_head_dims=FLASH_KERNEL_HEAD_DIMS, built_dtypes=HALF_DTYPES)
 
@@ -112,10 +112,11 @@ def test_flash_value_head_dim_pairs():
 
     assert flash.not_supported_reasons(call(192, 128)) == []
     assert flash.not_supported_reasons(call(176, 112, window=True, softcap=True)) == []
+    assert flash.not_supported_reasons(call(192, 128, needs_grad=True)) == []
     reason = ("a head_dim of value different from query's ({}, {}): runs only (q/k, v) head "
-              "dims in (192, 128), forward only, without dropout, on compute capability >= 9.0")
+              "dims in (192, 128), without dropout, on compute capability >= 9.0")
     for bad in (call(192, 64), call(160, 128), call(128, 192), call(192, 128, cc=(8, 0)),
-                call(192, 128, needs_grad=True), call(192, 128, dropout=True)):
+                call(192, 128, dropout=True)):
         assert reason.format(*bad.head_dims) in flash.not_supported_reasons(bad)
 
 
@@ -193,9 +194,11 @@ def cuda_build(use_backends):
     (cuda_call(torch.float32, softcap=True), "mem_eff"),
     (cuda_call(mask="additive", mask_requires_grad=True, softcap=True, needs_grad=True),
      "mem_eff"),
-    # DeepSeek's (192, 128): flash's forward, mem_eff when a gradient is needed.
+    # DeepSeek's (192, 128): flash's kernels, forward and backward; mem_eff with dropout.
     (cuda_call(torch.bfloat16, 192, value_head_dim=True, head_dims=(192, 128)), "flash"),
     (cuda_call(torch.bfloat16, 192, value_head_dim=True, head_dims=(192, 128), needs_grad=True),
+     "flash"),
+    (cuda_call(torch.bfloat16, 192, value_head_dim=True, head_dims=(192, 128), dropout=True),
      "mem_eff"),
     (cuda_call(torch.bfloat16, 128, value_head_dim=True, head_dims=(64, 128)), "mem_eff"),
 ])

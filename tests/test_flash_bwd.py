@@ -443,6 +443,47 @@ def test_deterministic(case):
             assert torch.equal(a, b), f"d{name} differs between two deterministic runs"
 
 
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("case", ["plain", "gqa_bottom_right", "mqa_top_left_window",
+                                  "deterministic", "varlen"])
+def test_value_head_dim_192_128(dtype, case):
+    """q/k head dim 192 with v head dim 128 (DeepSeek's) on the Hopper backward: dq, dk (192)
+    and dv (128) against the reference; (176, 112) runs in the same kernel; deterministic calls
+    repeat bit for bit."""
+    require_kernel(192, dtype)
+    if torch.cuda.get_device_capability() != (9, 0):
+        pytest.skip("the (192, 128) kernels are Hopper kernels")
+    dims = (176, 112) if case == "mqa_top_left_window" else (192, 128)
+    heads = {"gqa_bottom_right": (8, 2), "mqa_top_left_window": (4, 1)}.get(case, (4, 4))
+    deterministic = case == "deterministic"
+    if case == "varlen":
+        lengths_q, lengths_k = [300, 0, 517], [411, 90, 517]
+        (q,), cu_q = packed(lengths_q, 4, dims[0], dtype)
+        (k,), cu_k = packed(lengths_k, 2, dims[0], dtype)
+        (v,), _ = packed(lengths_k, 2, dims[1], dtype)
+        run = varlen_run("bottom_right", cu_q, cu_k, 517, 517)
+        reference = functools.partial(attention_varlen_ref, cu_seqlens_q=cu_q, cu_seqlens_k=cu_k,
+                                      window_size=(-1, 0), bottom_right=True)
+        check(run, reference, (q, k, v))
+        return
+    q = randn(2, heads[0], 333, dims[0], dtype=dtype)
+    k = randn(2, heads[1], 517, dims[0], dtype=dtype)
+    v = randn(2, heads[1], 517, dims[1], dtype=dtype)
+    if case == "gqa_bottom_right":
+        run, reference = flash_style(causal=True)
+    elif case == "mqa_top_left_window":
+        run, reference = sdpa_style(is_causal=True, window_size=(100, -1))
+    else:
+        run, reference = sdpa_style(deterministic=deterministic)
+    check(run, reference, (q, k, v))
+    assert flash_ext.explain(*leaves(q, k, v), enable_gqa=True).selected == "flash"
+    if deterministic:
+        g = torch.randn(2, heads[0], 333, dims[1], device="cuda", dtype=dtype)
+        first = deterministic_grads(run, (q, k, v), g)
+        for name, a, b in zip("qkv", first, deterministic_grads(run, (q, k, v), g)):
+            assert torch.equal(a, b), f"d{name} differs between two deterministic runs"
+
+
 def test_deterministic_matches_default():
     """The deterministic dq sums the same terms in another order: the rule holds for both."""
     inputs = qkv(2, 8, 2, 600, 900, 64, torch.float16)

@@ -31,8 +31,9 @@ def test_committed_files_are_generated():
 
 def test_check_reports_every_difference(tmp_path):
     files = generate_kernels.flash_files()
-    # (fwd, bwd) x head dims x dtypes x causal, and the (192, 128) forward's dtypes x causal
-    assert len(files) == 2 * 8 * 2 * 2 + 2 * 2
+    # (fwd, bwd) x head dims x dtypes x causal, and the (192, 128) pair's (fwd, bwd) x dtypes
+    # x causal
+    assert len(files) == 2 * 8 * 2 * 2 + 2 * 2 * 2
     for name, text in files.items():
         (tmp_path / name).write_text(text)
     assert generate_kernels.differences(tmp_path, files) == []
@@ -84,10 +85,12 @@ def test_setup_selects_instantiations(monkeypatch):
     assert setup_py.flash_macros(hdims, dtypes) == [
         ("FLASH_EXT_HDIM_64", None), ("FLASH_EXT_HDIM_128", None), ("FLASH_EXT_BF16", None),
         ("FLASH_EXT_FLASH_HDIMS", "64:128"), ("FLASH_EXT_FLASH_DTYPES", "bf16")]
-    # 64, and the (192, 128) forward's four with head dim 192.
-    assert len(setup_py.flash_instantiations(setup_py.FLASH_HDIMS, ["fp16", "bf16"])) == 68
+    # 64, and the (192, 128) forward's and backward's eight with head dim 192.
+    assert len(setup_py.flash_instantiations(setup_py.FLASH_HDIMS, ["fp16", "bf16"])) == 72
     assert sorted(Path(f).name for f in setup_py.flash_instantiations([192], ["bf16"])
-                  if "v" in Path(f).name) == ["fwd_hdim192v128_bf16.cu",
+                  if "v" in Path(f).name) == ["bwd_hdim192v128_bf16.cu",
+                                              "bwd_hdim192v128_bf16_causal.cu",
+                                              "fwd_hdim192v128_bf16.cu",
                                               "fwd_hdim192v128_bf16_causal.cu"]
 
 

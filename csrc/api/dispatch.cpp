@@ -54,8 +54,7 @@ int64_t kernel_dim(const BackendCaps& b, int64_t d) {
 bool runs_value_pair(const BackendCaps& b, const CallInfo& c) {
   const std::pair<int64_t, int64_t> pair{kernel_dim(b, c.head_dim_qk),
                                          kernel_dim(b, c.head_dim_v)};
-  return contains(b.value_head_dim_pairs, pair) && c.cc_major >= 9 && !c.needs_grad &&
-         !c.features.dropout;
+  return contains(b.value_head_dim_pairs, pair) && c.cc_major >= 9 && !c.features.dropout;
 }
 
 BackendTable table_ptr = std::make_shared<const std::vector<BackendCaps>>();
@@ -128,7 +127,7 @@ bool supports(const BackendCaps& b, const CallInfo& c, std::vector<std::string>*
     } else {
       fail("a head_dim of value different from query's (", c.head_dim_qk, ", ", c.head_dim_v,
            "): runs only (q/k, v) head dims in ", pairs,
-           ", forward only, without dropout, on compute capability >= 9.0");
+           ", without dropout, on compute capability >= 9.0");
     }
   }
   if (c.needs_grad && !b.backward &&

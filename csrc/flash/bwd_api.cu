@@ -19,16 +19,19 @@ BwdWorkspace bwd_workspace(const BwdParams& p, int max_smem) {
   if (!p.deterministic) return w;
   BwdParams call = p;
   drop_unbounded_windows(call);
-  const bool sm90 = with_variant(p.is_bf16, kernel_head_dim(p.head_dim), [&](auto tag, auto dim) {
-    using Element = typename decltype(tag)::type;
-    constexpr int kHeadDim = decltype(dim)::value;
-    if constexpr (kDtypeBuilt<Element> && kHeadDimBuilt<kHeadDim>) {
-      return call.window_right == 0 ? bwd_uses_sm90_<Element, kHeadDim, true>(call, max_smem)
-                                    : bwd_uses_sm90_<Element, kHeadDim, false>(call, max_smem);
-    } else {
-      return false;
-    }
-  });
+  // The (192, 128) kernel is a Hopper one: it runs the call or nothing does.
+  const bool sm90 = p.head_dim_v != p.head_dim ||
+      with_variant(p.is_bf16, kernel_head_dim(p.head_dim), [&](auto tag, auto dim) {
+        using Element = typename decltype(tag)::type;
+        constexpr int kHeadDim = decltype(dim)::value;
+        if constexpr (kDtypeBuilt<Element> && kHeadDimBuilt<kHeadDim>) {
+          return call.window_right == 0
+                     ? bwd_uses_sm90_<Element, kHeadDim, true>(call, max_smem)
+                     : bwd_uses_sm90_<Element, kHeadDim, false>(call, max_smem);
+        } else {
+          return false;
+        }
+      });
   if (sm90) {
     w.dq_semaphores = int64_t(p.batch) * p.heads_q * ((int64_t(p.seqlen_q) + 63) / 64);
     return w;
@@ -61,8 +64,23 @@ const char* bwd_unsupported(const BwdParams& p, int max_smem, int* needed) {
   return nullptr;
 }
 
+bool bwd_dv_runs(const BwdParams& params, int max_smem) {
+  BwdParams p = params;
+  drop_unbounded_windows(p);
+  return with_dv_variant(p, false, [&](auto tag, auto causal) {
+    return bwd_dv_runs_<typename decltype(tag)::type, 192, 128, decltype(causal)::value>(
+        p, max_smem);
+  });
+}
+
 cudaError_t run_bwd(BwdParams& p, int max_smem, cudaStream_t stream) {
   drop_unbounded_windows(p);
+  if (p.head_dim_v != p.head_dim) {
+    return with_dv_variant(p, cudaErrorNotSupported, [&](auto tag, auto causal) {
+      using Element = typename decltype(tag)::type;
+      return run_bwd_dv_<Element, 192, 128, decltype(causal)::value>(p, max_smem, stream);
+    });
+  }
   return with_variant(p.is_bf16, kernel_head_dim(p.head_dim), [&](auto tag, auto dim) {
     using Element = typename decltype(tag)::type;
     constexpr int kHeadDim = decltype(dim)::value;

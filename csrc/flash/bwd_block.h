@@ -153,55 +153,62 @@ __device__ __forceinline__ void add_dq(float* dq_accum, ThrMma const& thr_dq, Ac
   }
 }
 
-// dK = scale * acc_dk and dV = dv_scale * acc_dv (tiled_mma_dkv's accumulators of kBlockN x
-// kHeadDim) through shared memory at smem_k and smem_v (no longer read by anyone) to 16-byte
-// global stores of the block's `keys` rows, by the threads of Traits' copy layouts (tidx: this
-// one's index among them; sync(): a barrier of them).
-template <typename Traits, typename TiledMma, typename Acc, typename Sync>
+// dK = scale * acc_dk and dV = dv_scale * acc_dv (mma_dk's accumulators of kBlockN x kHeadDim,
+// mma_dv's of kBlockN x TraitsV::kHeadDim: v's head dim, Traits' own where they agree) through
+// shared memory at smem_k and smem_v (no longer read by anyone) to 16-byte global stores of the
+// block's `keys` rows, by the threads of Traits' (TraitsV's) copy layouts (tidx: this one's
+// index among them; sync(): a barrier of them).
+template <typename Traits, typename TraitsV = Traits, typename MmaK, typename MmaV,
+          typename AccK, typename AccV, typename Sync>
 __device__ __forceinline__ void store_dk_dv(const BwdParams& params, const SeqLen& seq, int bidb,
-                                            int kv_head, int n0, int keys, TiledMma tiled_mma_dkv,
-                                            Acc& acc_dk, Acc& acc_dv, float dv_scale,
-                                            typename Traits::Element* smem_k,
+                                            int kv_head, int n0, int keys, MmaK mma_dk,
+                                            MmaV mma_dv, AccK& acc_dk, AccV& acc_dv,
+                                            float dv_scale, typename Traits::Element* smem_k,
                                             typename Traits::Element* smem_v, int tidx,
                                             Sync&& sync) {
   using Element = typename Traits::Element;
   constexpr int kBlockN = Traits::kBlockN;
-  constexpr int kHeadDim = Traits::kHeadDim;
   CUTE_UNROLL
-  for (int j = 0; j < size(acc_dk); ++j) {
-    acc_dk(j) *= params.scale;
-    acc_dv(j) *= dv_scale;
-  }
+  for (int j = 0; j < size(acc_dk); ++j) acc_dk(j) *= params.scale;
+  CUTE_UNROLL
+  for (int j = 0; j < size(acc_dv); ++j) acc_dv(j) *= dv_scale;
   Tensor rdK = convert_type<Element>(acc_dk);
   Tensor rdV = convert_type<Element>(acc_dv);
   cp_async_wait<0>();
   sync();  // every thread is done with K and V in shared memory
-  using SmemLayout = typename Traits::template SmemLayoutRows<kBlockN>;
-  Tensor sdK = make_tensor(make_smem_ptr(smem_k), SmemLayout{});
-  Tensor sdV = make_tensor(make_smem_ptr(smem_v), SmemLayout{});
-  auto copy_dKV = make_tiled_copy_C(typename Traits::SmemCopyAtomAcc{}, tiled_mma_dkv);
-  auto thr_copy_dKV = copy_dKV.get_thread_slice(tidx);
-  copy(copy_dKV, thr_copy_dKV.retile_S(rdK), thr_copy_dKV.partition_D(sdK));
-  copy(copy_dKV, thr_copy_dKV.retile_S(rdV), thr_copy_dKV.partition_D(sdV));
+  Tensor sdK = make_tensor(make_smem_ptr(smem_k),
+                           typename Traits::template SmemLayoutRows<kBlockN>{});
+  Tensor sdV = make_tensor(make_smem_ptr(smem_v),
+                           typename TraitsV::template SmemLayoutRows<kBlockN>{});
+  auto stage = [&](auto const& mma, auto const& r, auto& dst) {
+    auto copy_acc = make_tiled_copy_C(typename Traits::SmemCopyAtomAcc{}, mma);
+    auto thr_copy = copy_acc.get_thread_slice(tidx);
+    copy(copy_acc, thr_copy.retile_S(r), thr_copy.partition_D(dst));
+  };
+  stage(mma_dk, rdK, sdK);
+  stage(mma_dv, rdV, sdV);
   sync();
 
-  typename Traits::GmemTiledCopyStore gmem_store;
-  auto gmem_thr_store = gmem_store.get_thread_slice(tidx);
-  Tensor tcKV = gmem_thr_store.partition_D(make_identity_tensor(Shape<Int<kBlockN>, Int<kHeadDim>>{}));
-  Tensor tpStore = make_tensor<bool>(make_shape(size<2>(tcKV)));
-  CUTE_UNROLL
-  for (int k = 0; k < size(tpStore); ++k) tpStore(k) = get<1>(tcKV(0, 0, k)) < params.head_dim;
-  auto store = [&](auto const& src, void* base, int64_t batch_stride, int64_t head_stride,
-                   int64_t row_stride) {
+  // A (kBlockN, base's head dim) tile from shared memory to the block's rows of `ptr`, its
+  // first `head_dim` columns.
+  auto store = [&](auto base, auto const& src, void* ptr, int64_t batch_stride,
+                   int64_t head_stride, int64_t row_stride, int head_dim) {
+    constexpr int kD = decltype(base)::kHeadDim;
+    typename decltype(base)::GmemTiledCopyStore gmem_store;
+    auto gmem_thr_store = gmem_store.get_thread_slice(tidx);
+    Tensor tc = gmem_thr_store.partition_D(make_identity_tensor(Shape<Int<kBlockN>, Int<kD>>{}));
+    Tensor tp = columns_below(tc, head_dim);
     Tensor tS = gmem_thr_store.partition_S(src);
     Tensor tR = make_fragment_like(tS);
     copy(gmem_store, tS, tR);
-    Tensor tG = gmem_thr_store.partition_D(key_rows<Element, kBlockN, kHeadDim>(
-        base, batch_stride, head_stride, row_stride, seq, bidb, kv_head, n0));
-    store_tile(gmem_store, tR, tG, tcKV, tpStore, keys);
+    Tensor tG = gmem_thr_store.partition_D(key_rows<Element, kBlockN, kD>(
+        ptr, batch_stride, head_stride, row_stride, seq, bidb, kv_head, n0));
+    store_tile(gmem_store, tR, tG, tc, tp, keys);
   };
-  store(sdK, params.dk, params.dk_batch_stride, params.dk_head_stride, params.dk_row_stride);
-  store(sdV, params.dv, params.dv_batch_stride, params.dv_head_stride, params.dv_row_stride);
+  store(Traits{}, sdK, params.dk, params.dk_batch_stride, params.dk_head_stride,
+        params.dk_row_stride, params.head_dim);
+  store(TraitsV{}, sdV, params.dv, params.dv_batch_stride, params.dv_head_stride,
+        params.dv_row_stride, params.head_dim_v);
 }
 
 }  // namespace flash

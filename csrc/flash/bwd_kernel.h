@@ -72,9 +72,7 @@ __device__ __forceinline__ void bwd_key_block(const BwdParams& params, const Seq
   auto gmem_thr_copy = gmem_copy.get_thread_slice(tidx);
   Tensor tQcQ = gmem_thr_copy.partition_S(make_identity_tensor(Shape<Int<kBlockM>, Int<kHeadDim>>{}));
   Tensor tKVcKV = gmem_thr_copy.partition_S(make_identity_tensor(Shape<Int<kBlockN>, Int<kHeadDim>>{}));
-  Tensor tpD = make_tensor<bool>(make_shape(size<2>(tQcQ)));
-  CUTE_UNROLL
-  for (int k = 0; k < size(tpD); ++k) tpD(k) = get<1>(tQcQ(0, 0, k)) < params.head_dim;
+  Tensor tpD = columns_below(tQcQ, params.head_dim);
   Tensor tQsQ = gmem_thr_copy.partition_D(sQ);
   Tensor tdOsdO = gmem_thr_copy.partition_D(sdO);
 
@@ -331,8 +329,9 @@ __device__ __forceinline__ void bwd_key_block(const BwdParams& params, const Seq
   steps.for_each_step(all_masked, seq.seqlen_q, step);
 
   // dK = scale * dS^T Q, dV = r * (P Z)^T dO.
-  store_dk_dv<Traits>(params, seq, bidb, kv_head, n0, keys, mma_dkv, acc_dk, acc_dv, keep_scale,
-                      sK.data().get(), sV.data().get(), tidx, [] { __syncthreads(); });
+  store_dk_dv<Traits>(params, seq, bidb, kv_head, n0, keys, mma_dkv, mma_dkv, acc_dk, acc_dv,
+                      keep_scale, sK.data().get(), sV.data().get(), tidx,
+                      [] { __syncthreads(); });
 }
 
 // Grid: BwdTile's.

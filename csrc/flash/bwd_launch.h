@@ -25,6 +25,14 @@ using Sm90BwdConfig = std::conditional_t<
                        std::conditional_t<kHeadDim == 256, Sm90BwdTraits<256, 64, Element>,
                                           void>>>;
 
+// Calls whose v head dim differs from q's and k's (DeepSeek's 192 / 128): a Hopper kernel for
+// these (kernel head dim, kernel v head dim) pairs and nothing else: no mma.sync kernel, no
+// dropout (mem_eff and the CPU backend take any pair). The kSplitD layout of D = 256 (64 keys,
+// 64 queries a step) with V, dO and dV at 128: 201 KB of shared memory.
+template <int kHeadDim, int kHeadDimV, typename Element>
+using Sm90BwdDvConfig = std::conditional_t<kHeadDim == 192 && kHeadDimV == 128,
+                                           Sm90BwdTraits<192, 64, Element, 128>, void>;
+
 // `causal`: the key blocks' work falls along the sequence (BwdTile::key_block_major).
 template <typename Kernel, typename... Extra>
 cudaError_t launch_bwd_main(Kernel kernel, int threads, int smem, int block_n, bool causal,
@@ -69,16 +77,53 @@ cudaError_t launch_bwd_sm80(const BwdParams& params, cudaStream_t stream) {
   });
 }
 
+// Whether the Hopper kernel of Sm90 runs the call (its binary on this device, no dropout, its
+// shared memory, TMA-loadable q and dout).
+template <typename Sm90, bool kCausal>
+bool sm90_bwd_runs(const BwdParams& params, int max_smem) {
+  static const bool sm90 = has_sm90_binary(&bwd_sm90_kernel<Sm90, kCausal>);
+  return sm90 && params.hopper_kernels && params.dropout_p == 0.f &&
+         Sm90::kSmemSize <= max_smem && sm90_bwd_fits<Sm90>(params);
+}
+
+// The three kernels with the Hopper one in the middle. Query blocks from the last down under
+// causal masks (D = 256 +2-4% on the H200, the other rows even) and ordered dq additions
+// (KeyBlockSteps says why).
+template <typename Sm90, bool kCausal>
+cudaError_t launch_bwd_sm90(const BwdParams& params, cudaStream_t stream) {
+  BwdParams p = params;
+  p.walk_down = kCausal || p.dq_semaphore != nullptr;
+  return launch_bwd<typename Sm90::Element, Sm90::kHeadDim>(p, stream, [&] {
+    return launch_bwd_main(&bwd_sm90_kernel<Sm90, kCausal>, Sm90::kNThreads, Sm90::kSmemSize,
+                           Sm90::kBlockN, kCausal, p, stream, make_sm90_bwd_tma<Sm90>(p));
+  });
+}
+
 template <typename Element, int kHeadDim, bool kCausal>
 bool bwd_uses_sm90_(const BwdParams& params, int max_smem) {
   using Sm90 = Sm90BwdConfig<kHeadDim, Element>;
   if constexpr (std::is_void_v<Sm90>) {
     return false;
   } else {
-    static const bool sm90 = has_sm90_binary(&bwd_sm90_kernel<Sm90, kCausal>);
-    return sm90 && params.hopper_kernels && params.dropout_p == 0.f &&
-           Sm90::kSmemSize <= max_smem && sm90_bwd_fits<Sm90>(params);
+    return sm90_bwd_runs<Sm90, kCausal>(params, max_smem);
   }
+}
+
+template <typename Element, int kHeadDim, int kHeadDimV, bool kCausal>
+bool bwd_dv_runs_(const BwdParams& params, int max_smem) {
+  using Sm90 = Sm90BwdDvConfig<kHeadDim, kHeadDimV, Element>;
+  static_assert(!std::is_void_v<Sm90>, "no kernel for this (head dim, v head dim)");
+  return sm90_bwd_runs<Sm90, kCausal>(params, max_smem);
+}
+
+template <typename Element, int kHeadDim, int kHeadDimV, bool kCausal>
+cudaError_t run_bwd_dv_(BwdParams& params, int max_smem, cudaStream_t stream) {
+  // Deterministic calls need the counters that order the dq additions (bwd_workspace).
+  if (!bwd_dv_runs_<Element, kHeadDim, kHeadDimV, kCausal>(params, max_smem) ||
+      (params.deterministic && params.dq_semaphore == nullptr)) {
+    return cudaErrorNotSupported;
+  }
+  return launch_bwd_sm90<Sm90BwdDvConfig<kHeadDim, kHeadDimV, Element>, kCausal>(params, stream);
 }
 
 template <typename Element, int kHeadDim, bool kCausal>
@@ -88,14 +133,7 @@ cudaError_t run_bwd_(BwdParams& params, int max_smem, cudaStream_t stream) {
     // Deterministic calls need the counters that order the dq additions (bwd_workspace).
     if (bwd_uses_sm90_<Element, kHeadDim, kCausal>(params, max_smem) &&
         (!params.deterministic || params.dq_semaphore != nullptr)) {
-      // Query blocks from the last down under causal masks (D = 256 +2-4% on the H200, the
-      // other rows even) and ordered dq additions (KeyBlockSteps says why).
-      BwdParams p = params;
-      p.walk_down = kCausal || p.dq_semaphore != nullptr;
-      return launch_bwd<Element, kHeadDim>(p, stream, [&] {
-        return launch_bwd_main(&bwd_sm90_kernel<Sm90, kCausal>, Sm90::kNThreads, Sm90::kSmemSize,
-                               Sm90::kBlockN, kCausal, p, stream, make_sm90_bwd_tma<Sm90>(p));
-      });
+      return launch_bwd_sm90<Sm90, kCausal>(params, stream);
     }
   }
   using Config = BwdConfig<kHeadDim, Element>;

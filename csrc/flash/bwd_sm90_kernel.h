@@ -50,18 +50,23 @@ using namespace cute;
 // fill a warpgroup's registers, so both warpgroups own the same kBlockN = 64 keys, split S^T
 // and dP^T along the queries, and dK, dV and dQ along the head dim; P^T and dS^T reach the dK
 // and dV products through shared memory (FlashAttention-3's layout for D = 256).
-template <int kHeadDim_, int kBlockM_, typename Element_>
+// kHeadDimV: v's, dO's and dV's head dim where it differs from q's and k's (DeepSeek's 192 /
+// 128, in the kSplitD layout): Q, K, dQ and dK at kHeadDim, V, dO and dV at kHeadDimV.
+template <int kHeadDim_, int kBlockM_, typename Element_, int kHeadDimV_ = kHeadDim_>
 struct Sm90BwdTraits : TraitsBase<kHeadDim_, 8, Element_> {
   using Base = TraitsBase<kHeadDim_, 8, Element_>;
+  using BaseV = TraitsBase<kHeadDimV_, 8, Element_>;  // V's, dO's and dV's copies
   using Element = Element_;
   static constexpr int kHeadDim = kHeadDim_;
+  static constexpr int kHeadDimV = kHeadDimV_;
   static constexpr int kBlockM = kBlockM_;
   static constexpr bool kSplitD = kHeadDim > 128;
   static constexpr int kBlockN = kSplitD ? 64 : 128;
   static constexpr int kNThreads = 384;  // the producer/dQ-writer warpgroup, two consumers
   static constexpr int kNConsumers = 256;
-  static_assert(kHeadDim % 64 == 0 && (kBlockM == 64 || kBlockM == 128));
+  static_assert(kHeadDim % 64 == 0 && kHeadDimV % 64 == 0 && (kBlockM == 64 || kBlockM == 128));
   static_assert(!kSplitD || kBlockM == 64);
+  static_assert(kHeadDimV == kHeadDim || kSplitD);
 
   using WarpGroupsM = Layout<Shape<_2, _1, _1>>;
   using WarpGroupsN = Layout<Shape<_1, _2, _1>>;
@@ -74,17 +79,20 @@ struct Sm90BwdTraits : TraitsBase<kHeadDim_, 8, Element_> {
       decltype(make_tiled_mma(
           GMMA::ss_op_selector<Element, Element, float, Shape<_64, Int<kBlockM>, Int<kHeadDim>>>(),
           WarpGroupsM{}))>;
-  using TiledMmadKV = std::conditional_t<
+  // dK (kD = kHeadDim) and dV (kD = kHeadDimV): keys x kD, from P^T / dS^T and Q / dO.
+  template <int kD>
+  using TiledMmaKeyGrad = std::conditional_t<
       kSplitD,
       decltype(make_tiled_mma(
-          GMMA::ss_op_selector<Element, Element, float,
-                               Shape<_64, Int<kHeadDim / 2>, Int<kBlockM>>, GMMA::Major::K,
-                               GMMA::Major::MN>(),
+          GMMA::ss_op_selector<Element, Element, float, Shape<_64, Int<kD / 2>, Int<kBlockM>>,
+                               GMMA::Major::K, GMMA::Major::MN>(),
           WarpGroupsN{})),
       decltype(make_tiled_mma(
-          GMMA::rs_op_selector<Element, Element, float, Shape<_64, Int<kHeadDim>, Int<kBlockM>>,
+          GMMA::rs_op_selector<Element, Element, float, Shape<_64, Int<kD>, Int<kBlockM>>,
                                GMMA::Major::K, GMMA::Major::MN>(),
           WarpGroupsM{}))>;
+  using TiledMmadKV = TiledMmaKeyGrad<kHeadDim>;  // dK (and dV where the head dims agree)
+  using TiledMmadV = TiledMmaKeyGrad<kHeadDimV>;
   static constexpr bool kDqSplitD = kBlockM == 64;
   // How many of the next step's S^T and dP^T are issued before a step's last waits
   // (bwd_sm90_key_block), so that the tensor cores do not run dry at a step's end: their
@@ -100,51 +108,79 @@ struct Sm90BwdTraits : TraitsBase<kHeadDim_, 8, Element_> {
   // Q, dO, K, V as loaded (head dim contiguous): K-major for S^T and dP^T; their transposed
   // views are the MN-major B operands of dK, dV and dQ. dS (and P, kSplitD) is stored
   // query-contiguous: the MN-major A of dQ, and transposed the K-major A of dK (and dV).
+  // 128-byte swizzle atoms (64 elements along the head dim), or 64-byte ones where a
+  // warpgroup's share of the head dim in the transposed (MN-major) operands of dK, dV and dQ
+  // is no multiple of 64 (192 split in two: 96).
+  template <int kD>
+  using SmemAtom = std::conditional_t<(kSplitD ? kD / 2 : kD) % 64 == 0,
+                                      GMMA::Layout_K_SW128_Atom<Element>,
+                                      GMMA::Layout_K_SW64_Atom<Element>>;
+  template <int kRows, int kD = kHeadDim>
+  using SmemLayoutRowsK = decltype(tile_to_shape(SmemAtom<kD>{}, Shape<Int<kRows>, Int<kD>>{}));
+  // dK's staging for its global stores (store_dk_dv): TraitsBase's rows, in atoms of 32 columns
+  // where a warpgroup's share of its columns is 96.
   template <int kRows>
-  using SmemLayoutRowsK = decltype(tile_to_shape(GMMA::Layout_K_SW128_Atom<Element>{},
-                                                 Shape<Int<kRows>, Int<kHeadDim>>{}));
-  template <int kRows>
+  using SmemLayoutRows = std::conditional_t<
+      (kSplitD ? kHeadDim / 2 : kHeadDim) % 64 == 0, typename Base::template SmemLayoutRows<kRows>,
+      decltype(tile_to_shape(
+          composition(Swizzle<2, 3, 3>{}, Layout<Shape<_8, _32>, Stride<_32, _1>>{}),
+          Shape<Int<kRows>, Int<kHeadDim>>{}))>;
+  template <int kRows, int kD = kHeadDim>
   using SmemLayoutRowsKt = decltype(composition(
-      SmemLayoutRowsK<kRows>{}, make_layout(Shape<Int<kHeadDim>, Int<kRows>>{}, GenRowMajor{})));
-  using SmemLayoutQ = SmemLayoutRowsK<kBlockM>;   // (kBlockM, kHeadDim), also dO
+      SmemLayoutRowsK<kRows, kD>{}, make_layout(Shape<Int<kD>, Int<kRows>>{}, GenRowMajor{})));
+  using SmemLayoutQ = SmemLayoutRowsK<kBlockM>;   // (kBlockM, kHeadDim)
   using SmemLayoutQt = SmemLayoutRowsKt<kBlockM>;  // (kHeadDim, kBlockM)
-  using SmemLayoutK = SmemLayoutRowsK<kBlockN>;   // (kBlockN, kHeadDim), also V
+  using SmemLayoutdO = SmemLayoutRowsK<kBlockM, kHeadDimV>;   // (kBlockM, kHeadDimV)
+  using SmemLayoutdOt = SmemLayoutRowsKt<kBlockM, kHeadDimV>;  // (kHeadDimV, kBlockM)
+  using SmemLayoutK = SmemLayoutRowsK<kBlockN>;   // (kBlockN, kHeadDim)
   using SmemLayoutKt = SmemLayoutRowsKt<kBlockN>;  // (kHeadDim, kBlockN)
+  using SmemLayoutV = SmemLayoutRowsK<kBlockN, kHeadDimV>;  // (kBlockN, kHeadDimV)
   using SmemLayoutdS = decltype(tile_to_shape(GMMA::Layout_MN_SW128_Atom<Element>{},
                                               Shape<Int<kBlockM>, Int<kBlockN>>{}));
   using SmemLayoutdSt = decltype(composition(
       SmemLayoutdS{}, make_layout(Shape<Int<kBlockN>, Int<kBlockM>>{}, GenRowMajor{})));
 
-  static constexpr int kSmemQ = kBlockM * kHeadDim;  // elements of one Q (or dO) buffer
-  static constexpr int kSmemKV = kBlockN * kHeadDim;
+  static constexpr int kSmemQ = kBlockM * kHeadDim;  // elements of one Q buffer
+  static constexpr int kSmemdO = kBlockM * kHeadDimV;  // of one dO buffer
+  static constexpr int kSmemK = kBlockN * kHeadDim;
+  static constexpr int kSmemV = kBlockN * kHeadDimV;
   static constexpr int kSmemdS = kBlockM * kBlockN;
-  // Two buffers of Q and of dO, K, V, two of dS (kSplitD: of dS and P); then two buffers of
-  // lse and of D (fp32).
-  static constexpr int kSmemRowStats =
-      (4 * kSmemQ + 2 * kSmemKV + (kSplitD ? 4 : 2) * kSmemdS) * sizeof(Element);
+  // Element offsets: two buffers of Q, then two of dO, K, V, two of dS (kSplitD: of dS and P);
+  // then two buffers of lse and of D (fp32).
+  static constexpr int kOffsetdO = 2 * kSmemQ;
+  static constexpr int kOffsetK = kOffsetdO + 2 * kSmemdO;
+  static constexpr int kOffsetV = kOffsetK + kSmemK;
+  static constexpr int kOffsetdS = kOffsetV + kSmemV;
+  static constexpr int kSmemRowStats = (kOffsetdS + (kSplitD ? 4 : 2) * kSmemdS) * sizeof(Element);
   // dq staging: a warpgroup's 64 rows x kDqCols of a step's dq, as boxes of 64 rows x 32
   // columns (8 KB, 128-byte swizzle), each added to the fp32 accumulators by one TMA tensor
   // reduction. Up to D = 128 in two buffers of their own (the consumers stage a step while
   // the writer sends the one before); at D = 256 there is no room for them, and the boxes go to
-  // the step's own Q and dO buffers (the warpgroup's column half of each, which only its own dK
-  // and dV products read: free once it has waited for them; the writer hands the buffers back
-  // to the producer once its reductions have read them).
+  // the step's own Q and dO buffers (kDqInQ: the warpgroup's column half of each, which only
+  // its own dK and dV products read: free once it has waited for them; the writer hands the
+  // buffers back to the producer once its reductions have read them). (192, 128): those halves
+  // hold 20 of the 24 KB a warpgroup stages, so one buffer of its own (kDqStages 1: a step's
+  // staging waits for the writer to have read the one before).
   static constexpr int kDqCols = kDqSplitD ? kHeadDim / 2 : kHeadDim;
   static constexpr int kDqBoxes = kDqCols / 32;  // a warpgroup's boxes a step
   static constexpr int kDqBoxBytes = 64 * 32 * sizeof(float);
-  static constexpr int kDqStages = 2;  // the staging buffers (!kSplitD)
+  static constexpr bool kDqInQ = kSplitD && kHeadDimV == kHeadDim;
+  static constexpr int kDqStages = kHeadDimV == kHeadDim ? 2 : 1;  // the staging buffers (!kDqInQ)
+  static_assert(!kDqInQ || kDqBoxes == 4);
   using SmemLayoutDqBox = decltype(tile_to_shape(GMMA::Layout_K_SW128_Atom<float>{},
                                                  Shape<_64, _32>{}));
   static constexpr int kSmemDqStage = kSmemRowStats + 4 * kBlockM * sizeof(float);
   // Then the mbarriers: each Q/dO buffer's full and empty, each dq staging buffer's empty.
   static constexpr int kSmemBarriers =
-      kSmemDqStage + (kSplitD ? 0 : kDqStages * 2 * kDqBoxes * kDqBoxBytes);
+      kSmemDqStage + (kDqInQ ? 0 : kDqStages * 2 * kDqBoxes * kDqBoxBytes);
   static_assert(kSmemBarriers % 8 == 0);
   static constexpr int kSmemSize = kSmemBarriers + 6 * sizeof(uint64_t);
   static_assert(kSmemSize <= 227 * 1024, "more than an sm90 block's shared memory");
 
-  using TmaQ = Sm90TmaLoad<Element, SmemLayoutQ>;  // a (kBlockM, kHeadDim) tile of q or do
+  using TmaQ = Sm90TmaLoad<Element, SmemLayoutQ>;    // a (kBlockM, kHeadDim) tile of q
+  using TmadO = Sm90TmaLoad<Element, SmemLayoutdO>;  // a (kBlockM, kHeadDimV) tile of dout
   static constexpr uint32_t kBytesQ = kSmemQ * sizeof(Element);
+  static constexpr uint32_t kBytesdO = kSmemdO * sizeof(Element);
   // dq_accum as (lse rows, kHeadDim, slices x batch x heads): a box's rows past the end of a
   // sequence are clipped (varlen: they run into the next sequence, and are staged as zeros).
   using DqTensor = decltype(make_tensor(make_gmem_ptr(static_cast<float*>(nullptr)),
@@ -156,7 +192,7 @@ struct Sm90BwdTraits : TraitsBase<kHeadDim_, 8, Element_> {
   // Byte offset of box `box` (columns 32 box.. of its kDqCols) of warpgroup wg's staged dq in
   // step i.
   static __device__ __forceinline__ int dq_box_offset(int wg, int box, int i) {
-    if constexpr (kSplitD) {
+    if constexpr (kDqInQ) {  // boxes 0, 1 in Q's buffer, 2, 3 in dO's (of the same size)
       constexpr int kHalf = kSmemQ * sizeof(Element) / 2;
       const int q = (i % 2 + (box >= 2 ? 2 : 0)) * kSmemQ * int(sizeof(Element));
       return q + wg * kHalf + (box % 2) * kDqBoxBytes;
@@ -167,7 +203,7 @@ struct Sm90BwdTraits : TraitsBase<kHeadDim_, 8, Element_> {
 
 // The mbarriers of Sm90BwdTraits' shared memory: buffer s of Q, dO, lse and D is full (its
 // TMA bytes landed, the producer's 32 lanes stored lse and D) and empty (both consumers' dK and
-// dV products have read it; kSplitD: the consumers have staged their dq in it and the writer's
+// dV products have read it; kDqInQ: the consumers have staged their dq in it and the writer's
 // reductions have read it),
 // dq staging buffer s is empty (the writer's reductions have read it).
 struct Sm90BwdBarriers {
@@ -185,7 +221,7 @@ enum class Sm90BwdBarrier : uint32_t { kConsumers = 0, kDqFull = 1 };
 template <typename Traits>
 struct Sm90BwdTma {
   typename Traits::TmaQ q;
-  typename Traits::TmaQ dout;
+  typename Traits::TmadO dout;
   typename Traits::TmaDq dq;
 };
 
@@ -208,18 +244,22 @@ bool sm90_bwd_fits(const BwdParams& p) {
 template <typename Traits>
 Sm90BwdTma<Traits> make_sm90_bwd_tma(const BwdParams& p) {
   using Element = typename Traits::Element;
-  auto tma = [&](const void* ptr, int64_t row, int64_t head, int64_t batch) {
-    return make_tma_copy(SM90_TMA_LOAD{}, sm90_qkv_tensor<Element>(p, ptr, false, row, head, batch),
-                         typename Traits::SmemLayoutQ{},
-                         Shape<Int<Traits::kBlockM>, Int<Traits::kHeadDim>>{}, _1{});
+  // q at head_dim, dout at head_dim_v (value).
+  auto tma = [&](auto layout, auto dim, const void* ptr, int64_t row, int64_t head, int64_t batch,
+                 bool value) {
+    return make_tma_copy(SM90_TMA_LOAD{},
+                         sm90_qkv_tensor<Element>(p, ptr, false, row, head, batch, value), layout,
+                         Shape<Int<Traits::kBlockM>, decltype(dim)>{}, _1{});
   };
   constexpr int kHeadDim = Traits::kHeadDim;
   auto shape = sm90_dq_shape<kHeadDim>(p);
   typename Traits::DqTensor dq = make_tensor(
       make_gmem_ptr(p.dq_accum), shape,
       make_stride(Int<kHeadDim>{}, _1{}, int64_t(get<0>(shape)) * kHeadDim));
-  return {tma(p.q, p.q_row_stride, p.q_head_stride, p.q_batch_stride),
-          tma(p.dout, p.do_row_stride, p.do_head_stride, p.do_batch_stride),
+  return {tma(typename Traits::SmemLayoutQ{}, Int<Traits::kHeadDim>{}, p.q, p.q_row_stride,
+              p.q_head_stride, p.q_batch_stride, false),
+          tma(typename Traits::SmemLayoutdO{}, Int<Traits::kHeadDimV>{}, p.dout, p.do_row_stride,
+              p.do_head_stride, p.do_batch_stride, true),
           make_tma_copy(SM90_TMA_REDUCE_ADD{}, dq, typename Traits::SmemLayoutDqBox{},
                         Shape<_64, _32>{}, _1{})};
 }
@@ -245,11 +285,13 @@ __device__ __forceinline__ void bwd_sm90_producer(const BwdParams& params,
   float* smem_lse = reinterpret_cast<float*>(smem + Traits::kSmemRowStats);  // [2][kBlockM]
   float* smem_dsum = smem_lse + 2 * kBlockM;                                  // [2][kBlockM]
   const int b = seq.varlen ? 0 : tile.bidb;
-  auto load_tile = [&](auto const& tma_rows, int h, int m, Element* dst, uint64_t* full) {
-    Tensor mX = tma_rows.get_tma_tensor(sm90_qkv_shape(params, false))(_, _, h, b);
+  // A (kBlockM, dim) tile of q (value false) or dout (value true: v's head dim).
+  auto load_tile = [&](auto const& tma_rows, auto layout, auto dim, bool value, int h, int m,
+                       Element* dst, uint64_t* full) {
+    Tensor mX = tma_rows.get_tma_tensor(sm90_qkv_shape(params, false, value))(_, _, h, b);
     Tensor gX = local_tile(domain_offset(make_coord(int32_t(seq.q_row0), _0{}), mX),
-                           Shape<Int<kBlockM>, Int<kHeadDim>>{}, make_coord(m, _0{}));
-    Tensor sX = make_tensor(make_smem_ptr(dst), typename Traits::SmemLayoutQ{});
+                           Shape<Int<kBlockM>, decltype(dim)>{}, make_coord(m, _0{}));
+    Tensor sX = make_tensor(make_smem_ptr(dst), layout);
     auto [tXgX, tXsX] = tma_partition(tma_rows, _0{}, Layout<_1>{}, group_modes<0, 2>(sX),
                                       group_modes<0, 2>(gX));
     copy(tma_rows.with(*full), tXgX, tXsX);
@@ -262,9 +304,11 @@ __device__ __forceinline__ void bwd_sm90_producer(const BwdParams& params,
       const int s = g % 2;
       Barrier::wait(bars.q_empty(s), ((g / 2) & 1) ^ 1);
       if (lane == 0) {
-        Barrier::expect_transaction(bars.q_full(s), 2 * Traits::kBytesQ);
-        load_tile(tma.q, h, m, smem_e + s * Traits::kSmemQ, bars.q_full(s));
-        load_tile(tma.dout, h, m, smem_e + (2 + s) * Traits::kSmemQ, bars.q_full(s));
+        Barrier::expect_transaction(bars.q_full(s), Traits::kBytesQ + Traits::kBytesdO);
+        load_tile(tma.q, typename Traits::SmemLayoutQ{}, Int<kHeadDim>{}, false, h, m,
+                  smem_e + s * Traits::kSmemQ, bars.q_full(s));
+        load_tile(tma.dout, typename Traits::SmemLayoutdO{}, Int<Traits::kHeadDimV>{}, true, h, m,
+                  smem_e + Traits::kOffsetdO + s * Traits::kSmemdO, bars.q_full(s));
       }
       const int64_t offset = seq.lse_offset(params, tile.bidb, h);
       CUTE_UNROLL
@@ -287,7 +331,7 @@ __device__ __forceinline__ void bwd_sm90_producer(const BwdParams& params,
 
 // The dQ writer (one thread): for each step, once the consumers have staged its dq, one TMA
 // tensor reduction per box into the fp32 accumulators of the CTA's dq slice, then the staging
-// buffer back to the consumers (kSplitD: Q/dO's buffer back to the producer) once the
+// buffer back to the consumers (kDqInQ: Q/dO's buffer back to the producer) once the
 // reductions have read it. Deterministic calls (params.dq_semaphore) add in key block order:
 // the step waits until the query block's counter shows every earlier key block's additions,
 // and counts its own once they have finished.
@@ -346,7 +390,7 @@ __device__ __forceinline__ void bwd_sm90_dq_writer(const BwdParams& params,
         } else {
           bulk_wait_group_read<0>();
         }
-        if constexpr (Traits::kSplitD) {
+        if constexpr (Traits::kDqInQ) {
           Barrier::arrive(bars.q_empty(g % 2));
         } else {
           Barrier::arrive(bars.dq_empty(stage));
@@ -377,16 +421,19 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
   const Sm90BwdSteps<Traits, kCausal> steps(params, seq, kv_head, n_block);
   const int n0 = steps.n0, keys = steps.keys;
 
+  constexpr int kHeadDimV = Traits::kHeadDimV;
   Element* smem_e = reinterpret_cast<Element*>(smem);
   Tensor sQ = make_tensor(make_smem_ptr(smem_e), typename Traits::SmemLayoutQ{});
   Tensor sQt = make_tensor(make_smem_ptr(smem_e), typename Traits::SmemLayoutQt{});
-  Tensor sdO = make_tensor(make_smem_ptr(smem_e + 2 * Traits::kSmemQ), typename Traits::SmemLayoutQ{});
-  Tensor sdOt = make_tensor(make_smem_ptr(smem_e + 2 * Traits::kSmemQ), typename Traits::SmemLayoutQt{});
-  Element* smem_k = smem_e + 4 * Traits::kSmemQ;
+  Element* smem_do = smem_e + Traits::kOffsetdO;
+  Tensor sdO = make_tensor(make_smem_ptr(smem_do), typename Traits::SmemLayoutdO{});
+  Tensor sdOt = make_tensor(make_smem_ptr(smem_do), typename Traits::SmemLayoutdOt{});
+  Element* smem_k = smem_e + Traits::kOffsetK;
+  Element* smem_v = smem_e + Traits::kOffsetV;
   Tensor sK = make_tensor(make_smem_ptr(smem_k), typename Traits::SmemLayoutK{});
   Tensor sKt = make_tensor(make_smem_ptr(smem_k), typename Traits::SmemLayoutKt{});
-  Tensor sV = make_tensor(make_smem_ptr(smem_k + Traits::kSmemKV), typename Traits::SmemLayoutK{});
-  Element* smem_ds = smem_k + 2 * Traits::kSmemKV;
+  Tensor sV = make_tensor(make_smem_ptr(smem_v), typename Traits::SmemLayoutV{});
+  Element* smem_ds = smem_e + Traits::kOffsetdS;
   // dS (and P, kSplitD) of step i in buffer i % 2: a warpgroup writes step i's while the other
   // may still read step i - 1's, so one consumer barrier a step suffices.
   Tensor sdS = make_tensor(make_smem_ptr(smem_ds), typename Traits::SmemLayoutdS{});
@@ -395,15 +442,10 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
   auto ds_buffer = [&](int i) { return (i % 2) * (Traits::kSplitD ? 2 : 1) * Traits::kSmemdS; };
   const float* smem_lse = reinterpret_cast<const float*>(smem + Traits::kSmemRowStats);  // [2][kBlockM]
   const float* smem_dsum = smem_lse + 2 * kBlockM;                                        // [2][kBlockM]
-  // Q-like buffer of step g (two of each: the producer fills one while the step uses the other).
+  // Q's and dO's buffer of step g (two of each: the producer fills one while the step uses the
+  // other).
   auto buffer = [&](int i) { return (i % 2) * Traits::kSmemQ; };
-
-  typename Traits::GmemTiledCopyLoad gmem_copy;
-  auto gmem_thr_copy = gmem_copy.get_thread_slice(tidx);
-  Tensor tKVcKV = gmem_thr_copy.partition_S(make_identity_tensor(Shape<Int<kBlockN>, Int<kHeadDim>>{}));
-  Tensor tpD = make_tensor<bool>(make_shape(size<2>(tKVcKV)));
-  CUTE_UNROLL
-  for (int k = 0; k < size(tpD); ++k) tpD(k) = get<1>(tKVcKV(0, 0, k)) < params.head_dim;
+  auto buffer_do = [&](int i) { return (i % 2) * Traits::kSmemdO; };
 
   typename Traits::TiledMmaSdP mma_sdp;
   auto thr_sdp = mma_sdp.get_thread_slice(tidx);
@@ -413,9 +455,11 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
   Tensor tdPrdO = thr_sdp.partition_fragment_B(sdO);
   typename Traits::TiledMmadKV mma_dkv;
   auto thr_dkv = mma_dkv.get_thread_slice(tidx);
-  Tensor tdVrdO = thr_dkv.partition_fragment_B(sdOt);  // (MMA, MMA_N, MMA_K)
+  typename Traits::TiledMmadV mma_dv;
+  auto thr_dv = mma_dv.get_thread_slice(tidx);
+  Tensor tdVrdO = thr_dv.partition_fragment_B(sdOt);  // (MMA, MMA_N, MMA_K)
   Tensor tdKrQ = thr_dkv.partition_fragment_B(sQt);
-  Tensor tdVrPt = thr_dkv.partition_fragment_A(sPt);  // kSplitD: descriptors (MMA, MMA_M, MMA_K)
+  Tensor tdVrPt = thr_dv.partition_fragment_A(sPt);  // kSplitD: descriptors (MMA, MMA_M, MMA_K)
   Tensor tdKrdSt = thr_dkv.partition_fragment_A(sdSt);
   typename Traits::TiledMmadQ mma_dq;
   auto thr_dq = mma_dq.get_thread_slice(tidx);
@@ -427,6 +471,7 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
     return make_tensor(desc.data() + elems * int(sizeof(Element)) / 16, desc.layout());
   };
   auto at_buffer = [&](auto const& desc, int i) { return at_elems(desc, buffer(i)); };
+  auto at_buffer_do = [&](auto const& desc, int i) { return at_elems(desc, buffer_do(i)); };
 
   auto copy_dS = make_tiled_copy_C(typename Traits::SmemCopyAtomAcc{}, mma_sdp);
   auto thr_copy_dS = copy_dS.get_thread_slice(tidx);
@@ -454,7 +499,7 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
   const uint32_t smem_u32 = cute::cast_smem_ptr_to_uint(smem);
 
   Tensor acc_dk = partition_fragment_C(mma_dkv, Shape<Int<kBlockN>, Int<kHeadDim>>{});  // (MMA, MMA_M, MMA_N)
-  Tensor acc_dv = partition_fragment_C(mma_dkv, Shape<Int<kBlockN>, Int<kHeadDim>>{});
+  Tensor acc_dv = partition_fragment_C(mma_dv, Shape<Int<kBlockN>, Int<kHeadDimV>>{});
   clear(acc_dk);
   clear(acc_dv);
 
@@ -465,18 +510,25 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
   const bool all_masked = has_softcap || params.alibi_slopes != nullptr;
 
   if (steps.num_steps > 0) {
-    Tensor tKsK = gmem_thr_copy.partition_D(sK);
-    Tensor tVsV = gmem_thr_copy.partition_D(sV);
-    copy_tile<true>(gmem_copy,
-                    gmem_thr_copy.partition_S(key_rows<Element, kBlockN, kHeadDim>(
-                        params.k, params.k_batch_stride, params.k_head_stride, params.k_row_stride,
-                        seq, bidb, kv_head, n0)),
-                    tKsK, tKVcKV, tpD, keys);
-    copy_tile<true>(gmem_copy,
-                    gmem_thr_copy.partition_S(key_rows<Element, kBlockN, kHeadDim>(
-                        params.v, params.v_batch_stride, params.v_head_stride, params.v_row_stride,
-                        seq, bidb, kv_head, n0)),
-                    tVsV, tKVcKV, tpD, keys);
+    // K's rows (kD = kHeadDim, head_dim of them read) and V's (kHeadDimV, head_dim_v).
+    auto load_rows = [&](auto base, auto dim, auto dst, const void* ptr,
+                         int64_t batch_stride, int64_t head_stride, int64_t row_stride,
+                         int head_dim) {
+      constexpr int kD = decltype(dim)::value;
+      typename decltype(base)::GmemTiledCopyLoad gmem_copy;
+      auto gmem_thr_copy = gmem_copy.get_thread_slice(tidx);
+      Tensor tc = gmem_thr_copy.partition_S(make_identity_tensor(Shape<Int<kBlockN>, Int<kD>>{}));
+      Tensor tp = columns_below(tc, head_dim);
+      Tensor td = gmem_thr_copy.partition_D(dst);
+      copy_tile<true>(gmem_copy,
+                      gmem_thr_copy.partition_S(key_rows<Element, kBlockN, kD>(
+                          ptr, batch_stride, head_stride, row_stride, seq, bidb, kv_head, n0)),
+                      td, tc, tp, keys);
+    };
+    load_rows(typename Traits::Base{}, Int<kHeadDim>{}, sK, params.k, params.k_batch_stride,
+              params.k_head_stride, params.k_row_stride, params.head_dim);
+    load_rows(typename Traits::BaseV{}, Int<kHeadDimV>{}, sV, params.v, params.v_batch_stride,
+              params.v_head_stride, params.v_row_stride, params.head_dim_v);
     cp_async_fence();
     cp_async_wait<0>();
     fence_async_proxy();
@@ -494,7 +546,7 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
     gmma_issue<true>(mma_sdp, tSrK, at_buffer(tSrQ, i), acc_s);
   };
   auto issue_dp = [&](int i) __attribute__((always_inline)) {
-    gmma_issue<true>(mma_sdp, tdPrV, at_buffer(tdPrdO, i), acc_dp);
+    gmma_issue<true>(mma_sdp, tdPrV, at_buffer_do(tdPrdO, i), acc_dp);
   };
 
   // has_next (kPrefetch > 0, compile time, so that ptxas sees which products each wait leaves
@@ -551,7 +603,7 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
     } else {
       // dV's product runs while dS is computed.
       Tensor tdVrP = make_tensor(rP.data(), gmma_acc_as_a_layout(rP.layout()));  // (MMA, MMA_M, MMA_K)
-      gmma_issue<false>(mma_dkv, tdVrP, at_buffer(tdVrdO, i), acc_dv);
+      gmma_issue<false>(mma_dv, tdVrP, at_buffer_do(tdVrdO, i), acc_dv);
       warpgroup_wait<1>();
     }
     gmma_done(acc_dp);
@@ -586,7 +638,7 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
       copy(copy_dS, thr_copy_dS.retile_S(rdS), tdSsdS);
       fence_async_proxy();
       sync_consumers();  // P and dS of both warpgroups are in buffer i % 2
-      gmma_issue<false>(mma_dkv, at_elems(tdVrPt, ds_buffer(i)), at_buffer(tdVrdO, i), acc_dv);
+      gmma_issue<false>(mma_dv, at_elems(tdVrPt, ds_buffer(i)), at_buffer_do(tdVrdO, i), acc_dv);
       gmma_issue<false>(mma_dkv, at_elems(tdKrdSt, ds_buffer(i)), at_buffer(tdKrQ, i), acc_dk);
       gmma_issue<true>(mma_dq, at_elems(tdQrdS, ds_buffer(i)), tdQrK, acc_dq);
       warpgroup_wait<0>();
@@ -615,7 +667,7 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
     // Accumulator rows lane/4 and lane/4 + 8 of the warp's 16 (rows past the sequence staged
     // as zeros); column 8t + 2(lane % 4) + c of the warpgroup's kDqCols.
     const int stage = i % Traits::kDqStages;
-    if constexpr (!Traits::kSplitD) {
+    if constexpr (!Traits::kDqInQ) {
       Barrier::wait(bars.dq_empty(stage), ((i / Traits::kDqStages) & 1) ^ 1);
     }
     Tensor dq = make_tensor(acc_dq.data(), gmma_acc_rowcol_layout(acc_dq.layout()));
@@ -679,8 +731,9 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
   g += steps.num_steps;
 
   // dK = scale * dS^T Q.
-  store_dk_dv<Traits>(params, seq, bidb, kv_head, n0, keys, mma_dkv, acc_dk, acc_dv, 1.f, smem_k,
-                      smem_k + Traits::kSmemKV, tidx, sync_consumers);
+  store_dk_dv<Traits, typename Traits::BaseV>(params, seq, bidb, kv_head, n0, keys, mma_dkv,
+                                              mma_dv, acc_dk, acc_dv, 1.f, smem_k, smem_v, tidx,
+                                              sync_consumers);
 }
 
 // Grid: BwdTile's, as bwd_kernel.
@@ -698,8 +751,8 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
   if (threadIdx.x == 0) {
     for (int s = 0; s < 2; ++s) {
       Barrier::init(bars.q_full(s), 32);                       // the producer's lanes
-      // The consumers (kSplitD: once they have staged dq there) and, kSplitD, the writer.
-      Barrier::init(bars.q_empty(s), Traits::kNConsumers + (Traits::kSplitD ? 1 : 0));
+      // The consumers (kDqInQ: once they have staged dq there) and, kDqInQ, the writer.
+      Barrier::init(bars.q_empty(s), Traits::kNConsumers + (Traits::kDqInQ ? 1 : 0));
     }
     for (int s = 0; s < 2; ++s) Barrier::init(bars.dq_empty(s), 1);
     cutlass::arch::fence_barrier_init();

@@ -39,4 +39,16 @@ cudaError_t run_bwd_(BwdParams& params, int max_smem, cudaStream_t stream);
 template <typename Element, int kHeadDim, bool kCausal>
 bool bwd_uses_sm90_(const BwdParams& params, int max_smem);
 
+// Calls whose v head dim differs from q's (BwdParams::head_dim_v): whether this build and device
+// run `params` (kernel head dims (192, 128) only: a Hopper kernel; no dropout; TMA-loadable q
+// and dout). run_bwd runs them when it does.
+bool bwd_dv_runs(const BwdParams& params, int max_smem);
+
+// The compiled variants of those: defined in bwd_launch.h, instantiated in the generated files
+// csrc/flash/instantiations/bwd_hdim<D>v<Dv>_<fp16|bf16>[_causal].cu.
+template <typename Element, int kHeadDim, int kHeadDimV, bool kCausal>
+bool bwd_dv_runs_(const BwdParams& params, int max_smem);
+template <typename Element, int kHeadDim, int kHeadDimV, bool kCausal>
+cudaError_t run_bwd_dv_(BwdParams& params, int max_smem, cudaStream_t stream);
+
 }  // namespace flash

@@ -66,25 +66,6 @@ cudaError_t run_hdim(FwdParams& p, cudaStream_t stream) {
 
 }  // namespace
 
-namespace {
-
-// f(TypeTag<Element>{}, std::bool_constant<kCausal>{}) for a (192, 128) call of a built dtype
-// (the only pair with kernels), else `otherwise`.
-template <typename R, typename F>
-R with_dv_variant(const FwdParams& p, R otherwise, F f) {
-  if (kernel_head_dim(p.head_dim) != 192 || kernel_head_dim(p.head_dim_v) != 128) return otherwise;
-  return with_variant(p.is_bf16, 192, [&](auto tag, auto) -> R {
-    using Element = typename decltype(tag)::type;
-    if constexpr (kDtypeBuilt<Element> && kHeadDimBuilt<192>) {
-      return p.window_right == 0 ? f(tag, std::true_type{}) : f(tag, std::false_type{});
-    } else {
-      return otherwise;
-    }
-  });
-}
-
-}  // namespace
-
 bool fwd_dv_runs(const FwdParams& params) {
   FwdParams p = params;
   drop_unbounded_windows(p);

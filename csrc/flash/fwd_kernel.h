@@ -111,9 +111,7 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
     Tensor tQcQ = gmem_thr_copy.partition_S(make_identity_tensor(make_shape(size<0>(sQ), size<1>(sQ))));  // (CPY, CPY_M, CPY_K) -> (row, col)
     Tensor tKVcKV = gmem_thr_copy.partition_S(make_identity_tensor(make_shape(size<0>(sK), size<1>(sK))));  // (CPY, CPY_N, CPY_K)
     // Columns past the call's head dim (it runs in the next larger kernel) read as zeros.
-    Tensor tQKVpD = make_tensor<bool>(make_shape(size<2>(tQsQ)));  // (CPY_K)
-    CUTE_UNROLL
-    for (int k = 0; k < size(tQKVpD); ++k) tQKVpD(k) = get<1>(tQcQ(0, 0, k)) < params.head_dim;
+    Tensor tQKVpD = columns_below(tQcQ, params.head_dim);  // (CPY_K)
 
     // Only the last key block can be partial; its rows past the end are zero-filled so that
     // their V rows contribute 0 * 0, not 0 * garbage.

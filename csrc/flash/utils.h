@@ -87,6 +87,16 @@ __forceinline__ __device__ void gemm_rs(Acc& acc, TA const& tCrA, TB& tCrB, SB c
   }
 }
 
+// The col_ok of copy_tile and store_tile: for each copy along a row of a thread's partition
+// `coords` (the identity partition of its tile), whether its column is below head_dim.
+template <typename Coords>
+__forceinline__ __device__ auto columns_below(Coords const& coords, int head_dim) {
+  Tensor ok = make_tensor<bool>(make_shape(size<2>(coords)));
+  CUTE_UNROLL
+  for (int k = 0; k < size(ok); ++k) ok(k) = get<1>(coords(0, 0, k)) < head_dim;
+  return ok;
+}
+
 // Copies a (CPY, CPY_ROWS, CPY_COLS) partition of a gmem tile: rows at or past `max_rows` and
 // columns whose `col_ok` is false are written as zeros instead (kCheckRows = false skips the
 // row test for tiles known to be full). `coords` is the identity partition giving each
@@ -157,9 +167,7 @@ __forceinline__ __device__ void store_o(TiledMma const& tiled_mma, Acc const& ac
   Tensor tOsO = gmem_thr_copy.partition_S(sO);  // (CPY, CPY_M, CPY_K)
   Tensor tOgO = gmem_thr_copy.partition_D(gO);
   Tensor tOcO = gmem_thr_copy.partition_D(make_identity_tensor(make_shape(size<0>(sO), size<1>(sO))));
-  Tensor tOpD = make_tensor<bool>(make_shape(size<2>(tOgO)));  // (CPY_K)
-  CUTE_UNROLL
-  for (int k = 0; k < size(tOpD); ++k) tOpD(k) = get<1>(tOcO(0, 0, k)) < head_dim;
+  Tensor tOpD = columns_below(tOcO, head_dim);  // (CPY_K)
   sync();
   Tensor tOrO = make_tensor<Element>(shape(tOgO));
   copy(gmem_tiled_copy, tOsO, tOrO);

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "flash_fwd.h"
 #include "params.h"
 
 namespace flash {
@@ -72,6 +73,22 @@ auto with_variant(bool is_bf16, int kernel_head_dim, F f) {
     }
   };
   return is_bf16 ? with_dim(TypeTag<cutlass::bfloat16_t>{}) : with_dim(TypeTag<cutlass::half_t>{});
+}
+
+// f(TypeTag<Element>{}, std::bool_constant<kCausal>{}) for a call whose q/k and v head dims
+// are the kernel head dims (192, 128) (the only pair with kernels of its own) in a built dtype,
+// else `otherwise`. kCausal from the call's (bounded) right window.
+template <typename R, typename F>
+R with_dv_variant(const FwdParams& p, R otherwise, F f) {
+  if (kernel_head_dim(p.head_dim) != 192 || kernel_head_dim(p.head_dim_v) != 128) return otherwise;
+  return with_variant(p.is_bf16, 192, [&](auto tag, auto) -> R {
+    using Element = typename decltype(tag)::type;
+    if constexpr (kDtypeBuilt<Element> && kHeadDimBuilt<192>) {
+      return p.window_right == 0 ? f(tag, std::true_type{}) : f(tag, std::false_type{});
+    } else {
+      return otherwise;
+    }
+  });
 }
 
 // A window wider than both sequences is no window: keeps the kernels' index math in int.

@@ -60,8 +60,8 @@ void check_flash_head_dim(const Tensor& q) {
               dtype_name(is_bf16), " in FLASH_EXT_DTYPES (unset, they build all)");
 }
 
-// Whether v's head dim differs from q's in a pair with a kernel of its own (the forward of
-// kernel head dims (192, 128); flash::fwd_dv_runs says whether a call runs it).
+// Whether v's head dim differs from q's in a pair with kernels of its own (kernel head dims
+// (192, 128); flash::fwd_dv_runs and bwd_dv_runs say whether a call runs them).
 bool value_head_dim_pair(const Tensor& q, const Tensor& v) {
   return v.size(-1) != q.size(-1) && flash::kernel_head_dim(static_cast<int>(q.size(-1))) == 192 &&
          flash::kernel_head_dim(static_cast<int>(v.size(-1))) == 128;
@@ -73,8 +73,8 @@ void check_flash_call(const Tensor& q, const Tensor& v) {
   check_flash_head_dim(q);
   TORCH_CHECK_VALUE(v.size(-1) == q.size(-1) || value_head_dim_pair(q, v), "v has head_dim ",
                     v.size(-1), " but q has ", q.size(-1), ": the flash kernels take one head_dim "
-                    "for q, k and v, or q/k head dims 161-192 with v head dims 97-128 (forward "
-                    "only, Hopper); the mem_eff and CPU backends take any pair");
+                    "for q, k and v, or q/k head dims 161-192 with v head dims 97-128 (Hopper); "
+                    "the mem_eff and CPU backends take any pair");
   TORCH_CHECK_VALUE(v.size(-1) % kRowElems == 0, "flash_ext: the flash backend takes v's "
                     "head_dim a multiple of 8, got ", v.size(-1));
 }
@@ -151,9 +151,6 @@ Quad backward(const Tensor& grad_out_in, const Tensor& q_in, const Tensor& k_in,
               const AttentionOptions& o, bool bottom_right, bool deterministic,
               const Varlen& varlen, const OptTensor& sinks) {
   const int64_t batch = gpu::check_call(q_in, k_in, v_in, o, varlen, check_flash_call);
-  TORCH_CHECK_VALUE(v_in.size(-1) == q_in.size(-1), "flash_ext: the flash backend has no "
-                    "backward for v head dim ", v_in.size(-1), " with q/k head dim ", q_in.size(-1),
-                    " yet (its forward runs it); the mem_eff backend's does");
   check_backward_inputs(grad_out_in, out_in, lse_in, q_in, v_in,
                         lse_shape(q_in, varlen.packed()));
   if (sinks.has_value()) check_sinks(*sinks, q_in, q_in.sym_size(1), "sinks", "q");
@@ -185,6 +182,10 @@ Quad backward(const Tensor& grad_out_in, const Tensor& q_in, const Tensor& k_in,
   gpu::set_strides(dv, p.dv_batch_stride, p.dv_head_stride, p.dv_row_stride);
   p.deterministic = deterministic;
   const int max_smem = gpu::device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin, q);
+  TORCH_CHECK(p.head_dim_v == p.head_dim || flash::bwd_dv_runs(p, max_smem), "flash_ext: the "
+              "flash backend runs the backward of v head dim ", p.head_dim_v, " with q/k head "
+              "dim ", p.head_dim, " only on Hopper (sm90) GPUs, without dropout, with q and "
+              "grad_out 16-byte aligned; the mem_eff backend takes any pair");
   int needed = 0;
   const char* unsupported = flash::bwd_unsupported(p, max_smem, &needed);
   TORCH_CHECK(unsupported == nullptr, "flash_ext: the flash backend cannot run this backward: ",
