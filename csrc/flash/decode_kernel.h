@@ -41,9 +41,24 @@ struct DecodeTraits {
   static constexpr int kWarps = kDecodeWarps * kMTiles;
   static constexpr int kThreads = kWarps * 32;
   static constexpr int kChunks = kHeadDim / 8;  // 16-byte pieces of a row
-  // Shared memory rows padded by 16 bytes: (2 D + 16) / 16 is odd for D a multiple of 16, so the
-  // 8 rows an ldmatrix reads at one column fall in 8 distinct bank groups.
-  static constexpr int kStride = kHeadDim + 8;
+  // Shared memory rows of kHeadDim elements, unpadded, so that the pieces a warp's cp.async
+  // writes fill whole 128-byte lines; their 16-byte chunks permuted by the row (chunk ^ row % 8
+  // in each group of 8, ^ row % 4 in a last group of 4: D = 96, 160, 224), so that the 8 rows
+  // an ldmatrix reads at one column still fall in 8 distinct bank groups.
+  static constexpr int kStride = kHeadDim;
+  // Element offset of chunk 8 group + low of row `row`.
+  static __device__ __forceinline__ int at_group(int row, int group, int low) {
+    const int mask = group * 8 < kChunks / 8 * 8 ? 7 : 3;
+    return row * kStride + group * 64 + (low ^ (row & mask)) * 8;
+  }
+  static __device__ __forceinline__ int at(int row, int chunk) {
+    return at_group(row, chunk / 8, chunk % 8);
+  }
+  // Chunk 2 kk + b (b = 0 or 1) of row `row`, for an ldmatrix of columns 16 kk..: with kk
+  // known after unrolling, the group and mask are constants and the lane's 4 offsets CSE.
+  static __device__ __forceinline__ int at_pair(int row, int kk, int b) {
+    return at_group(row, kk / 4, 2 * (kk % 4) + b);
+  }
   static constexpr int kTileElems = kDecodeBlockN * kStride;
   static constexpr int kStageBytes = 2 * kTileElems * 2;  // K and V
   // As many stages as fit two CTAs of one row tile on an SM (~106 KB each), or one of two row
@@ -219,7 +234,7 @@ __global__ void __launch_bounds__(DecodeTraits<kHeadDim, kMTiles>::kThreads)
     const int64_t offset = valid ? b * p.q_batch_stride + (r / group) * p.q_row_stride +
                                        (hkv * group + r % group) * p.q_head_stride + c * 8
                                  : 0;
-    copy_16(static_cast<const Element*>(p.q) + offset, sQ + row * kStride + c * 8, valid);
+    copy_16(static_cast<const Element*>(p.q) + offset, sQ + Traits::at(row, c), valid);
   }
 
   // Stage `stage` <- key tile `tile` (tokens begin + tile * kDecodeBlockN on), K then V; rows
@@ -250,8 +265,8 @@ __global__ void __launch_bounds__(DecodeTraits<kHeadDim, kMTiles>::kThreads)
                                         int64_t(token[i]) * p.v_row_stride +
                                         hkv * p.v_head_stride + c * 8
                                   : 0;
-      copy_16(static_cast<const Element*>(p.k) + k_off, sK + row * kStride + c * 8, valid);
-      copy_16(static_cast<const Element*>(p.v) + v_off, sV + row * kStride + c * 8, valid);
+      copy_16(static_cast<const Element*>(p.k) + k_off, sK + Traits::at(row, c), valid);
+      copy_16(static_cast<const Element*>(p.v) + v_off, sV + Traits::at(row, c), valid);
     }
   };
 
@@ -279,10 +294,9 @@ __global__ void __launch_bounds__(DecodeTraits<kHeadDim, kMTiles>::kThreads)
     CUTE_UNROLL
     for (int kk = 0; kk < kHeadDim / 16; ++kk) {
       uint32_t a[4], bk[4];
-      ldmatrix_x4<false>(a, sQ + (m_tile * kDecodeRows + lane % 16) * kStride + kk * 16 +
-                                (lane / 16) * 8);
-      ldmatrix_x4<false>(bk, sK + ((lane / 16) * 8 + lane % 8) * kStride + kk * 16 +
-                                 ((lane / 8) % 2) * 8);
+      ldmatrix_x4<false>(a, sQ + Traits::at_pair(m_tile * kDecodeRows + lane % 16, kk, lane / 16));
+      // The warp's 16 keys start at a row that is a multiple of 8: the swizzle is the same.
+      ldmatrix_x4<false>(bk, sK + Traits::at_pair((lane / 16) * 8 + lane % 8, kk, (lane / 8) % 2));
       mma_16816<Element>(acc_s[0], a, bk[0], bk[1]);
       mma_16816<Element>(acc_s[1], a, bk[2], bk[3]);
     }
@@ -330,8 +344,7 @@ __global__ void __launch_bounds__(DecodeTraits<kHeadDim, kMTiles>::kThreads)
     CUTE_UNROLL
     for (int jj = 0; jj < kHeadDim / 16; ++jj) {
       uint32_t bv[4];
-      ldmatrix_x4<true>(bv, sV + (((lane / 8) % 2) * 8 + lane % 8) * kStride + jj * 16 +
-                                (lane / 16) * 8);
+      ldmatrix_x4<true>(bv, sV + Traits::at_pair(((lane / 8) % 2) * 8 + lane % 8, jj, lane / 16));
       mma_16816<Element>(acc_o[2 * jj], a_p, bv[0], bv[1]);
       mma_16816<Element>(acc_o[2 * jj + 1], a_p, bv[2], bv[3]);
     }
