@@ -39,10 +39,11 @@ FLASH_FWD_CONFIG(224, 128, 64, 8, 64, 64, 4, 64, 64, 4)
 FLASH_FWD_CONFIG(256, 128, 64, 8, 64, 64, 4, 64, 64, 4)
 #undef FLASH_FWD_CONFIG
 
-// The Hopper kernel's tiles per head dim, where it has one: Sm90FwdTraits<D, kBlockN, stages>.
+// The Hopper kernel's tiles per head dim, where it has one: Sm90FwdTraits<D, kBlockN, stages>;
+// at D = 64 three consumer warpgroups (192-row tiles).
 template <int kHeadDim, typename Element>
 using Sm90FwdConfig = std::conditional_t<
-    kHeadDim == 64, Sm90FwdTraits<64, 128, 2, Element>,
+    kHeadDim == 64, Sm90FwdTraits<64, 96, 2, Element, 64, 3>,
     std::conditional_t<kHeadDim == 128, Sm90FwdTraits<128, 128, 2, Element>,
                        std::conditional_t<kHeadDim == 256, Sm90FwdTraits<256, 64, 2, Element>,
                                           void>>>;

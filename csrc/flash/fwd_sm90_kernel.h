@@ -3,12 +3,14 @@
 // is the producer: one thread issues TMA loads of Q and of the K and V blocks into a ring of
 // kStages buffers, handed over by mbarriers (full: the bytes landed; empty: both consumers are
 // done with the buffer), running ahead into the next tile while the consumers finish this one.
-// Warpgroups 1 and 2 own 64 rows of a tile each and compute with wgmma from shared memory:
+// The consumer warpgroups (two, or three at head dim 64) own 64 rows of a tile each and compute
+// with wgmma from shared memory:
 //   S_i = Q K_i^T            issued before the softmax of S_{i-1} is done with...
 //   O  += P_{i-1} V_{i-1}    ...so that block i's scores are computed while the softmax runs,
-// and the two consumers take turns issuing their GEMMs (a named-barrier ping-pong, carried
-// across tiles), so that one warpgroup's softmax and tile epilogue overlap the other's
-// tensor-core work; O leaves through shared memory by a TMA store that runs while the consumer
+// and the consumers take turns issuing their GEMMs (named barriers passed round, carried across
+// tiles), so that one warpgroup's softmax and tile epilogue overlap the others' tensor-core
+// work (at head dim 64 a block's GEMMs are short against its softmax: a third consumer keeps
+// the tensor cores busy while two run their exps, FlashAttention-3's 192-row tiles); O leaves through shared memory by a TMA store that runs while the consumer
 // starts its next tile (dense calls). The producer gives its registers to the consumers
 // (setmaxnreg). Serves every forward feature but dropout and split-KV
 // (fwd_kernel.h keeps those): mask, softcap, ALiBi, GQA, varlen, LSE.
@@ -35,18 +37,29 @@ namespace flash {
 
 using namespace cute;
 
-// kHeadDim: q's and k's head dim; kHeadDimV: v's and out's (DeepSeek's 192 / 128).
-template <int kHeadDim_, int kBlockN_, int kStages_, typename Element_, int kHeadDimV_ = kHeadDim_>
+// kHeadDim: q's and k's head dim; kHeadDimV: v's and out's (DeepSeek's 192 / 128); kConsumers:
+// the consumer warpgroups, 64 rows of a tile each.
+template <int kHeadDim_, int kBlockN_, int kStages_, typename Element_, int kHeadDimV_ = kHeadDim_,
+          int kConsumers_ = 2>
 struct Sm90FwdTraits {
   using Element = Element_;
   static constexpr int kHeadDim = kHeadDim_;
   static constexpr int kHeadDimV = kHeadDimV_;
-  static constexpr int kBlockM = kSm90FwdBlockM;  // 64 rows per consumer warpgroup
+  static constexpr int kConsumers = kConsumers_;
+  static constexpr int kBlockM = 64 * kConsumers;  // query rows a tile
   static constexpr int kBlockN = kBlockN_;
   static constexpr int kStages = kStages_;
-  static constexpr int kNThreads = 384;  // producer + two consumer warpgroups
+  static constexpr int kNThreads = 128 * (1 + kConsumers);  // the producer's warpgroup first
+  // Registers a thread after setmaxnreg: the producer's 24 and the consumers' share of the rest
+  // (a multiple of 8), within the 65536 of the SM: 128 x 24 + 256 x 240 = 64512, 128 x 24 +
+  // 384 x 160 = 64512.
+  static constexpr int kProducerRegs = 24;
+  static constexpr int kConsumerRegs = kConsumers == 2 ? 240 : 160;
+  static_assert(128 * kProducerRegs + 128 * kConsumers * kConsumerRegs <= 65536);
+  static_assert(kConsumers == 2 || kConsumers == 3);
   static constexpr int kSoftmaxChains = kHeadDim == 128 ? 4 : 1;  // softmax.h
   static_assert(kHeadDim % 64 == 0 && kHeadDimV % 64 == 0 && kBlockN % 16 == 0);
+  static_assert(kBlockM >= kSm90FwdBlockM);  // fwd_wants_tile_counter counts 128-row tiles
 
   using TiledMmaS = decltype(make_tiled_mma(
       GMMA::ss_op_selector<Element, Element, float, Shape<_64, Int<kBlockN>, Int<kHeadDim>>>()));
@@ -71,7 +84,7 @@ struct Sm90FwdTraits {
                                          Step<_2, _1, _3>{})));
 
   using SmemLayoutO = decltype(tile_to_shape(GMMA::Layout_K_SW128_Atom<Element>{},
-                                             Shape<_64, Int<kHeadDimV>, _2>{}));
+                                             Shape<_64, Int<kHeadDimV>, Int<kConsumers>>{}));
 
   using TmaQ = Sm90TmaLoad<Element, SmemLayoutQ>;
   using TmaK = Sm90TmaLoad<Element, decltype(take<0, 2>(SmemLayoutK{}))>;
@@ -158,9 +171,10 @@ Sm90FwdTma<Traits> make_sm90_fwd_tma(const FwdParams& p) {
           store_o};
 }
 
-// Named barriers (after CUTLASS's reserved ones): the consumers' turns, and each consumer's
+// Named barriers (after CUTLASS's reserved ones): consumer wg's turn to issue its GEMMs, and its
 // epilogue.
-enum class Sm90FwdBarrier : uint32_t { kTurn0 = 0, kTurn1 = 1, kEpilogue0 = 2, kEpilogue1 = 3 };
+__device__ __forceinline__ uint32_t sm90_fwd_turn(int wg) { return uint32_t(wg); }
+__device__ __forceinline__ uint32_t sm90_fwd_epilogue(int wg) { return uint32_t(3 + wg); }
 
 // What the producer and the consumers both derive for a tile: the sequence, the mask and the
 // order of its key blocks (empty when no key is visible from it).
@@ -212,18 +226,19 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
 
   if (tidx == 0) {
     Barrier::init(&smem.q_full, 1);
-    Barrier::init(&smem.q_empty, 8);  // one arrival per consumer warp
+    constexpr int kConsumerWarps = 4 * Traits::kConsumers;
+    Barrier::init(&smem.q_empty, kConsumerWarps);  // one arrival per consumer warp
     CUTE_UNROLL
     for (int s = 0; s < kStages; ++s) {
       Barrier::init(&smem.k_full[s], 1);
       Barrier::init(&smem.v_full[s], 1);
-      Barrier::init(&smem.k_empty[s], 8);
-      Barrier::init(&smem.v_empty[s], 8);
+      Barrier::init(&smem.k_empty[s], kConsumerWarps);
+      Barrier::init(&smem.v_empty[s], kConsumerWarps);
     }
     CUTE_UNROLL
     for (int s = 0; s < 2; ++s) {
       Barrier::init(&smem.unit_full[s], 1);
-      Barrier::init(&smem.unit_empty[s], 8);
+      Barrier::init(&smem.unit_empty[s], kConsumerWarps);
     }
     cutlass::arch::fence_barrier_init();
   }
@@ -236,7 +251,7 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
   if (warp < 4) {
     // Producer: per tile K_0, then Q once its buffer is free, then V_0, K_1, V_1, ... as the
     // consumers free the buffers.
-    cutlass::arch::warpgroup_reg_dealloc<24>();
+    cutlass::arch::warpgroup_reg_dealloc<Traits::kProducerRegs>();
     if (warp == 0 && cute::elect_one_sync()) {
       int tile_count = 0, block_count = 0, taken = 0;
       // The CTA's next unit: taken from the counter and handed to the consumers (dynamic).
@@ -299,7 +314,7 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
   }
 
   // Consumers: warpgroup wg owns rows 64 wg .. 64 wg + 63 of each tile.
-  cutlass::arch::warpgroup_reg_alloc<240>();
+  cutlass::arch::warpgroup_reg_alloc<Traits::kConsumerRegs>();
   const int wg = warp / 4 - 1;
   const int wtidx = tidx % 128;
   const int lane = tidx % 32, quad_lane = lane % 4;
@@ -320,20 +335,21 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
   Tensor tSrQ = thr_mma_s.partition_fragment_A(sQw);  // descriptors (MMA, 1, MMA_K)
   Tensor tSrK = thr_mma_s.partition_fragment_B(sK);   // (MMA, 1, MMA_K, stage)
   Tensor tOrV = thr_mma_o.partition_fragment_B(sVt);  // (MMA, 1, MMA_K, stage)
-  const uint32_t my_turn = wg == 0 ? uint32_t(Sm90FwdBarrier::kTurn0) : uint32_t(Sm90FwdBarrier::kTurn1);
-  const uint32_t other_turn = wg == 0 ? uint32_t(Sm90FwdBarrier::kTurn1) : uint32_t(Sm90FwdBarrier::kTurn0);
-  const uint32_t epilogue = wg == 0 ? uint32_t(Sm90FwdBarrier::kEpilogue0)
-                                    : uint32_t(Sm90FwdBarrier::kEpilogue1);
+  // The turn goes round: each consumer waits for its own and passes the next one's.
+  const uint32_t my_turn = sm90_fwd_turn(wg);
+  const uint32_t next_turn = sm90_fwd_turn((wg + 1) % Traits::kConsumers);
+  const uint32_t epilogue = sm90_fwd_epilogue(wg);
   auto release = [&](uint64_t* bar) {
     __syncwarp();
     if (lane == 0) Barrier::arrive(bar);
   };
 
-  // Turns alternate across tiles: the consumer that issued last lets the other one go.
-  // Warpgroup 1 lets warpgroup 0 go before the first tile, and warpgroup 0 takes the last
+  // Turns go round across tiles: the consumer that issued last lets the next one go. The last
+  // consumer lets warpgroup 0 go before the first tile, and warpgroup 0 takes the last
   // hand-over after the last, so that each consumer starts its next tile's products as soon as
-  // the other has issued its last ones of this tile (its epilogue under the other's GEMMs).
-  if (wg == 1) NamedBarrier::arrive(256, other_turn);
+  // the one before has issued its last ones of this tile (its epilogue under the others'
+  // GEMMs). A turn's barrier: the 128 threads that wait and the 128 that passed it.
+  if (wg == Traits::kConsumers - 1) NamedBarrier::arrive(256, next_turn);
   int tile_count = 0, block_count = 0, taken = 0;
   auto next_unit = [&]() {  // the producer's next_unit, read back
     if (params.tile_counter == nullptr) return int(blockIdx.x + ++taken * gridDim.x);
@@ -366,7 +382,7 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
       // P of the previous block, read by its P V wgmma while this block's softmax runs.
       Tensor tOrP = make_tensor<Element>(gmma_acc_as_a_layout(acc_s.layout()));  // (MMA, 1, MMA_K)
 
-      auto pass_turn = [&] { NamedBarrier::arrive(256, other_turn); };
+      auto pass_turn = [&] { NamedBarrier::arrive(256, next_turn); };
       auto stage_of = [&](int i) { return (block_count + i) % kStages; };
       auto phase_of = [&](int i) { return uint32_t((block_count + i) / kStages) & 1; };
 
@@ -488,7 +504,7 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
       release(&smem.q_empty);
     }
   });
-  if (wg == 0) NamedBarrier::sync(256, my_turn);  // warpgroup 1's last hand-over
+  if (wg == 0) NamedBarrier::sync(256, my_turn);  // the last consumer's last hand-over
   if (wtidx == 0) bulk_wait_group<0>();  // the last O stores (TMA) have completed
 #endif
 }

@@ -8,7 +8,10 @@
 
 namespace flash {
 
-inline constexpr int kSm90FwdBlockM = 128;  // query rows a tile
+// Query rows of the smallest tile (two consumer warpgroups; three take 192): the host counts
+// units with it where the config is not at hand (fwd_wants_tile_counter), which no config
+// exceeds.
+inline constexpr int kSm90FwdBlockM = 128;
 
 // The tiles (query block, head, batch) of a call and their split over the persistent CTAs, the
 // same sequence for every warp of a CTA. A unit is one query block, or, with a causal mask, the
