@@ -10,8 +10,9 @@
 // and the consumers take turns issuing their GEMMs (named barriers passed round, carried across
 // tiles), so that one warpgroup's softmax and tile epilogue overlap the others' tensor-core
 // work (at head dim 64 a block's GEMMs are short against its softmax: a third consumer keeps
-// the tensor cores busy while two run their exps, FlashAttention-3's 192-row tiles); O leaves through shared memory by a TMA store that runs while the consumer
-// starts its next tile (dense calls). The producer gives its registers to the consumers
+// the tensor cores busy while two run their exps, FlashAttention-3's 192-row tiles); O leaves
+// through shared memory by a TMA store that runs while the consumer starts its next tile
+// (dense calls). The producer gives its registers to the consumers
 // (setmaxnreg). Serves every forward feature but dropout and split-KV
 // (fwd_kernel.h keeps those): mask, softcap, ALiBi, GQA, varlen, LSE.
 #pragma once
