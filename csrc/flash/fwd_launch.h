@@ -39,11 +39,15 @@ FLASH_FWD_CONFIG(224, 128, 64, 8, 64, 64, 4, 64, 64, 4)
 FLASH_FWD_CONFIG(256, 128, 64, 8, 64, 64, 4, 64, 64, 4)
 #undef FLASH_FWD_CONFIG
 
-// The Hopper kernel's tiles per head dim, where it has one: Sm90FwdTraits<D, kBlockN, stages>;
-// at D = 64 three consumer warpgroups (192-row tiles).
-template <int kHeadDim, typename Element>
+// The Hopper kernel's tiles per head dim, where it has one: Sm90FwdTraits<D, kBlockN, stages>.
+// D = 64 without a causal mask: three consumer warpgroups (192-row tiles), so that two run
+// their softmax while the third's products run; causal calls keep two (128-row tiles: at
+// S = 1k the 192-row tiles measured 13% slower causal, benchmarks/NOTES.md).
+template <int kHeadDim, typename Element, bool kCausal>
 using Sm90FwdConfig = std::conditional_t<
-    kHeadDim == 64, Sm90FwdTraits<64, 96, 2, Element, 64, 3>,
+    kHeadDim == 64,
+    std::conditional_t<kCausal, Sm90FwdTraits<64, 128, 2, Element>,
+                       Sm90FwdTraits<64, 96, 2, Element, 64, 3>>,
     std::conditional_t<kHeadDim == 128, Sm90FwdTraits<128, 128, 2, Element>,
                        std::conditional_t<kHeadDim == 256, Sm90FwdTraits<256, 64, 2, Element>,
                                           void>>>;
@@ -100,7 +104,7 @@ cudaError_t run_fwd_(FwdParams& params, cudaStream_t stream) {
   if (params.dropout_p > 0.f) {
     return launch_fwd<typename Config::Dropout, kCausal, true, false>(params, stream);
   }
-  using Sm90 = Sm90FwdConfig<kHeadDim, Element>;
+  using Sm90 = Sm90FwdConfig<kHeadDim, Element, kCausal>;
   if constexpr (!std::is_void_v<Sm90>) {
     static const bool sm90 = has_sm90_binary(&fwd_sm90_kernel<Sm90, kCausal>);
     if (sm90 && params.hopper_kernels && sm90_fwd_fits<Sm90>(params)) {
