@@ -55,8 +55,8 @@ struct BackendCaps {
   bool automatic = true;
   std::optional<std::string> unavailable;
   std::vector<int64_t> kernel_head_dims;
-  // Without features.value_head_dim: the (q/k, v) kernel head dims that have a forward kernel
-  // of their own, run on compute capability >= 9.0 without dropout or a gradient.
+  // Without features.value_head_dim: the (q/k, v) kernel head dims that have kernels of their
+  // own (forward and backward), run on compute capability >= 9.0 without dropout.
   std::vector<std::pair<int64_t, int64_t>> value_head_dim_pairs;
   std::optional<std::vector<int64_t>> built_head_dims;
   std::optional<std::vector<at::ScalarType>> built_dtypes;
