@@ -22,6 +22,7 @@ from attention_check import EPS, assert_rule, script_env
 import flash_ext
 from flash_ext.distributed import ring_attention, ring_attention_varlen, shard, unshard
 from flash_ext.distributed.layout import Segment, segments
+from flash_ext.distributed.merge import merge_torch, merge_triton
 from flash_ext.distributed.pairs import RingOptions, Varlen, dense_pair
 from flash_ext.distributed.ring import _global_cu_seqlens
 from flash_ext.reference import attention_ref, attention_varlen_ref
@@ -217,6 +218,47 @@ def test_matches_reference(world, cases, tmp_path):
 def test_one_rank(tmp_path):
     spawn(1, [Case("contiguous", is_causal=True), Case("zigzag", window_size=(5, 3)),
               VarlenCase("zigzag", (7, 0, 33), is_causal=True)], tmp_path)
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16, torch.float16],
+                         ids=["fp32", "bf16", "fp16"])
+@pytest.mark.parametrize("layout", ["dense", "varlen"])
+def test_merge_one_pass(layout, dtype):
+    """The ring's one-pass merge (Triton; on CPU tensors in its interpreter) against torch's ops
+    on the views the ring passes: a row slice of the accumulators, a pair's out with strides of
+    its own (v head dim 72, not a power of two), rows that saw no key on either side or on one,
+    and a NaN in out and in lse propagated as torch's ops propagate it."""
+    device = "cuda" if torch.cuda.is_available() else "cpu"
+    if layout == "dense":  # acc (B, H, S, Dv), the pair's rows along S
+        acc_out = torch.randn(2, 3, 40, 72, device=device)
+        acc_lse = torch.randn(2, 3, 40, device=device)
+        sl = (slice(None), slice(None), slice(5, 33))
+        out = torch.randn(2, 28, 3, 72, device=device).to(dtype).transpose(1, 2)
+        lse = torch.randn(2, 28, 3, device=device).transpose(1, 2)
+    else:  # acc (T, H, Dv), lse (T, H) while merging
+        acc_out = torch.randn(50, 3, 72, device=device)
+        acc_lse = torch.randn(3, 50, device=device).t()
+        sl = (slice(7, 35),)
+        out = torch.randn(28, 3, 72, device=device).to(dtype)
+        lse = torch.randn(3, 28, device=device).t()
+    view_lse, view_out = acc_lse[sl], acc_out[sl]
+    flat = torch.arange(view_lse.numel(), device=device).view(view_lse.shape)
+    pick = lambda i: flat == i  # noqa: E731 (one row of the pair, by its flat index)
+    view_lse[pick(0)] = float("-inf")  # no key so far ...
+    view_out[pick(0)] = 0.0
+    lse[pick(0)] = float("-inf")  # ... nor in this pair: stays 0, -inf
+    view_lse[pick(1)] = float("-inf")  # only this pair's keys
+    view_out[pick(1)] = 0.0
+    lse[pick(2)] = float("-inf")  # only the earlier keys
+    out[pick(3)] = float("nan")
+    lse[pick(4)] = float("nan")
+    expected_out, expected_lse = acc_out.clone(), acc_lse.clone()
+    merge_torch(expected_out[sl], expected_lse[sl], out, lse)
+    merge_triton(acc_out[sl], acc_lse[sl], out, lse)
+    torch.testing.assert_close(acc_lse, expected_lse, rtol=1e-6, atol=1e-6, equal_nan=True)
+    torch.testing.assert_close(acc_out, expected_out, rtol=1e-5, atol=1e-6, equal_nan=True)
+    assert torch.isnan(acc_out[sl][pick(3)]).all() and torch.isnan(acc_out[sl][pick(4)]).all()
+    assert (acc_out[sl][pick(0)] == 0).all() and acc_lse[sl][pick(0)].item() == float("-inf")
 
 
 def test_pair_windows():

@@ -26,19 +26,8 @@ from torch import Tensor
 from torch.autograd.function import once_differentiable
 
 from flash_ext.distributed.layout import check_layout, group_size_rank, segments
+from flash_ext.distributed.merge import merge_
 from flash_ext.distributed.pairs import Dense, RingOptions, Varlen, rows
-
-
-def _merge(acc_out: Tensor, acc_lse: Tensor, out: Tensor, lse: Tensor) -> None:
-    """acc (fp32 views) <- the softmax-weighted union of acc and (out, lse)."""
-    new_lse = torch.logaddexp(acc_lse, lse)
-    # Rows that saw no key in either part keep zeros and -inf (-inf - -inf would be NaN).
-    base = torch.where(new_lse == float("-inf"), 0.0, new_lse)
-    acc_out.mul_(torch.exp(acc_lse - base).unsqueeze(-1))
-    # One pass over out, read in its own dtype (out.float() * w, then add_: three passes and two
-    # fp32 temporaries, most of a merge's time at 128k rows).
-    acc_out.addcmul_(out, torch.exp(lse - base).unsqueeze(-1))
-    acc_lse.copy_(new_lse)
 
 
 class _Ring:
@@ -104,7 +93,7 @@ def ring_forward(q: Tensor, k: Tensor, v: Tensor, sinks: Tensor | None,
         k_held, v_held = _split(kv, k.shape, v.shape)
         for pair in pairs:
             out, lse = attention.forward(q, k_held, v_held, pair)
-            _merge(rows(acc_out, dim, pair.q_rows), rows(acc_lse, dim, pair.q_rows), out, lse)
+            merge_(rows(acc_out, dim, pair.q_rows), rows(acc_lse, dim, pair.q_rows), out, lse)
     if sinks is not None:  # on the fp32 accumulator; rows without keys: out 0, lse the sink
         with_sink = torch.logaddexp(acc_lse, attention.per_head(sinks.float()))
         acc_out.mul_(torch.exp(acc_lse - with_sink).unsqueeze(-1))
