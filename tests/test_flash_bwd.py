@@ -577,7 +577,7 @@ def test_op_errors():
            *tail[1:])
     with pytest.raises(RuntimeError, match="takes float16 or bfloat16, got Float"):
         op(out.float(), q.float(), k.float(), v.float(), out.float(), lse, *tail)
-    with pytest.raises(ValueError, match="grad_out must match q"):
+    with pytest.raises(ValueError, match="grad_out must match out"):
         op(out[:, :, :8], q, k, v, out, lse, *tail)
     with pytest.raises(ValueError, match="out must match q"):
         op(out, q, k, v, out.bfloat16(), lse, *tail)

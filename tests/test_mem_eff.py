@@ -813,6 +813,15 @@ def test_errors():
         h = q.half()
         flash_ext.attention(h, h, h, attn_mask=randn(16, 16, dtype=torch.bfloat16),
                             backend="mem_eff")
+    # The op itself: a boolean mask has no gradient; other dtypes are the caller's to convert.
+    mask = torch.ones(16, 24, dtype=torch.bool, device="cuda")
+    options = (None, None, 0, 0, None, None, 0.0, 0.125, -1, -1, False, 0.0, False)
+    out, lse = torch.ops.flash_ext.mem_eff_fwd(q, k, v, mask, *options)
+    with pytest.raises(RuntimeError, match="bias_requires_grad is true but attn_bias is a "
+                                           "boolean mask"):
+        torch.ops.flash_ext.mem_eff_bwd(out, q, k, v, out, lse, mask, True, *options)
+    with pytest.raises(RuntimeError, match="a boolean mask or an additive bias of q's dtype"):
+        torch.ops.flash_ext.mem_eff_fwd(q, k, v, mask.half(), *options)
 
 
 # Long sequences: against torch SDPA's efficient backend (the float64 reference would need

@@ -270,6 +270,8 @@ BACKENDS = [
     pytest.param("cpu", "cpu", torch.float32, id="cpu-float32"),
     pytest.param("cpu", "cpu", torch.bfloat16, id="cpu-bfloat16"),
     pytest.param("flash", "cuda", torch.bfloat16, id="flash-bfloat16", marks=pytest.mark.gpu),
+    pytest.param("mem_eff", "cuda", torch.float32, id="mem_eff-float32", marks=pytest.mark.gpu),
+    pytest.param("mem_eff", "cuda", torch.bfloat16, id="mem_eff-bfloat16", marks=pytest.mark.gpu),
     pytest.param("flex", "cuda", torch.float32, id="flex-float32", marks=pytest.mark.gpu),
     # flex's kernels on CPU tensors in Triton's interpreter (CI), which conftest.py switches on
     # only where there is no GPU.
@@ -277,15 +279,6 @@ BACKENDS = [
                  marks=pytest.mark.skipif(torch.cuda.is_available(), reason="Triton's "
                                           "interpreter is off; flex-float32 runs compiled")),
 ]
-# mem_eff is not at parity yet (issue 32). On the H100 (2026-11-26) 12 of its 52 cases failed:
-# - a boolean mask reaches its kernels as an additive -inf, and NaN + -inf = NaN: a NaN query or
-#   key of a hidden pair turns the row NaN (bool_mask_nan_k, bool_mask_nan_q_of_fully_masked_row;
-#   an additive -inf must keep SDPA's NaN, so the kernels need to know which one they got);
-# - a row that sees no key gets 0 * NaN from a hidden NaN value (bool_mask_nan_v);
-# - float32's 3xTF32 split of +-inf is inf + (inf - inf) = NaN (inf_k, inf_v, neg_inf_v,
-#   q_scores_all_neg_inf, softcap_inf_q);
-# - bfloat16 softcap_inf_q: dq NaN in the row of the infinite query.
-# It joins BACKENDS when its kernels propagate as the others do.
 
 
 def run_backend(backend: str, q, k, v, kwargs: dict):

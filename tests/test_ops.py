@@ -307,7 +307,7 @@ def test_mem_eff_bias_gradient_layout(mem_eff_on_cpu):
 
 @pytest.mark.parametrize("mask_kind", ["bool", "float32", "same"])
 def test_mem_eff_routing_and_bias_gradient(mem_eff_on_cpu, mask_kind):
-    """attention() gives mem_eff an additive bias of q's dtype (bool masks: 0 / -inf) and sums
+    """attention() gives mem_eff a bool mask as it is and an additive one in q's dtype, and sums
     the bias gradient over the mask's broadcast dims, through its dtype conversion."""
     q, k, v = dense_args(torch.bfloat16, mask=False)[:3]
     mask = torch.randn(4, 1, 12, dtype=torch.bfloat16 if mask_kind == "same" else torch.float32)
@@ -323,9 +323,10 @@ def test_mem_eff_routing_and_bias_gradient(mem_eff_on_cpu, mask_kind):
     names = [name for name, _ in recorded.calls]
     assert names == ["mem_eff_fwd.default", "mem_eff_bwd.default"]
     bias, bias_requires_grad = recorded.calls[1][1][6:8]
-    assert bias.dtype == torch.bfloat16 and bias_requires_grad == (mask_kind != "bool")
+    assert bias.dtype == (torch.bool if mask_kind == "bool" else torch.bfloat16)
+    assert bias_requires_grad == (mask_kind != "bool")
     if mask_kind == "bool":
-        assert torch.equal(bias, torch.where(mask, 0.0, float("-inf")).to(torch.bfloat16))
+        assert bias is mask
     reference, lse_ref = attention_ref(q, k, v, attn_mask=mask, compute_dtype=torch.float64)
     torch.testing.assert_close(out.double(), reference, atol=2e-2, rtol=0)
     torch.testing.assert_close(lse.double(), lse_ref, atol=2e-2, rtol=0)

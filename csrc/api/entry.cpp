@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 
 #include "autograd.h"
 #include "checks.h"
@@ -33,13 +32,12 @@ OptTensor dropout_seed(double dropout_p, const Tensor& q) {
   return at::randint(0, int64_t{1} << 62, {2}, q.options().dtype(at::kLong));
 }
 
-// attn_mask as the mem_eff kernels take it: an additive bias of q's dtype; a bool mask is 0
-// where True and -inf where False. The conversion is differentiable.
-OptTensor additive_bias(const OptTensor& mask, at::ScalarType dtype) {
-  if (!mask.has_value() || mask->scalar_type() == dtype) return mask;
-  if (mask->scalar_type() == at::kBool) {
-    return at::zeros_like(*mask, mask->options().dtype(dtype))
-        .masked_fill_(mask->logical_not(), -std::numeric_limits<double>::infinity());
+// attn_mask as the mem_eff op takes it: a bool mask as it is (the op gives the kernels its False
+// as hidden keys, which a NaN score does not reach), an additive one in q's dtype (the
+// conversion is differentiable).
+OptTensor mem_eff_bias(const OptTensor& mask, at::ScalarType dtype) {
+  if (!mask.has_value() || mask->scalar_type() == dtype || mask->scalar_type() == at::kBool) {
+    return mask;
   }
   return mask->to(dtype);
 }
@@ -160,7 +158,7 @@ std::tuple<Tensor, Tensor> run_kernel(const EntryArgs& a, const Prepared& p,
   Tensor out, lse;
   if (backend == "mem_eff") {
     std::tie(out, lse) = mem_eff_attention(
-        q, k, v, additive_bias(a.attn_mask, q.scalar_type()), a.cu_seqlens_q,
+        q, k, v, mem_eff_bias(a.attn_mask, q.scalar_type()), a.cu_seqlens_q,
         a.cu_seqlens_k, a.max_seqlen_q, a.max_seqlen_k, a.alibi_slopes, seed, a.dropout_p, scale,
         p.window_left, p.window_right, bottom_right, a.softcap, a.deterministic, a.sinks);
   } else if (a.varlen()) {

@@ -129,8 +129,11 @@ __global__ void __launch_bounds__(kPrepostThreads) bwd_convert_dq_kernel(const B
     #pragma unroll
     for (int i = 0; i < 8; ++i) sum[i] += part[i];
   }
+  // A row that saw no key (lse -inf) gets 0: its dS is 0, but the dS K products may have met a
+  // NaN or infinite key it does not see (mem_eff's boolean masks).
+  const bool saw_key = p.lse[index] != -INFINITY;
   #pragma unroll
-  for (int i = 0; i < 8; ++i) sum[i] *= p.scale;
+  for (int i = 0; i < 8; ++i) sum[i] = saw_key ? sum[i] * p.scale : 0.f;
   cutlass::NumericArrayConverter<Element, float, 8> convert;
   const cutlass::Array<Element, 8> converted = convert(sum);
   Element* dq = static_cast<Element*>(p.dq) +

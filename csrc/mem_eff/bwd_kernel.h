@@ -189,9 +189,10 @@ __global__ void __launch_bounds__(Traits::kNThreads)
           x = softcap.cap * t;
           dcap = 1.f - t * t;
         }
-        x += has_bias ? static_cast<float>(sBias(r, c)) : 0.f;
+        if (has_bias) x = with_bias(params, x, static_cast<float>(sBias(r, c)));
         hv.mask.apply_one(x, m0 + r, n0 + c, needs_mask);
         const float p = exp2f((x - s_lse[r]) * float(M_LOG2E));
+        if constexpr (kSoftcap) dcap = softcap.derivative_where_seen(dcap, p);
         float dp = acc_dp(i);
         if (params.dropout_p > 0.f) dp = keeps(hv.dropout, m0 + r, n0 + c) ? dp * keep_scale : 0.f;
         const float ds = p * (dp - s_dsum[r]);
@@ -214,6 +215,13 @@ __global__ void __launch_bounds__(Traits::kNThreads)
   for (int i = 0; i < size(acc_dq); ++i) acc_dq(i) *= params.scale;
   __syncthreads();  // every thread is done with Q: dQ is staged there
   acc_to_smem(tiled_mma, acc_dq, sQ, tidx);
+  __syncthreads();
+  // Rows that saw no key (s_lse +inf) get dQ = 0: their dS is 0, but the dS K product may have
+  // met a NaN or infinite key they do not see. A thread a row, in shared memory.
+  for (int r = tidx; n_end > n_begin && r < m_end - m0; r += kNThreads) {
+    if (s_lse[r] != INFINITY) continue;
+    for (int c = 0; c < kHeadDim; ++c) sQ(r, c) = Element(0);
+  }
   __syncthreads();
   Element* dq_ptr = static_cast<Element*>(params.dq) +
       seq.q_offset(params.dq_batch_stride, params.dq_head_stride, params.dq_row_stride, bidb, bidh);
@@ -363,9 +371,15 @@ __global__ void __launch_bounds__(Traits::kNThreads)
           x = softcap.cap * t;
           dcap = 1.f - t * t;
         }
+        // The bias added as it is, a boolean mask's -inf included (with_bias here took 20-44 B
+        // more spills, sm_90a bf16 D = 64): a NaN score of a key the row does not see makes
+        // P, so dK, dV and the row's dQ, NaN, which the backward may give (rows that saw no key
+        // get dQ = 0 in bwd_convert_dq_kernel).
         x += has_bias ? static_cast<float>(sBias_s(r, c)) : 0.f;
         hv.mask.apply_one(x, m0 + r, n0 + c, needs_mask);
-        return exp2f((x - s_lse[r]) * float(M_LOG2E));
+        const float p = exp2f((x - s_lse[r]) * float(M_LOG2E));
+        if constexpr (kSoftcap) dcap = softcap.derivative_where_seen(dcap, p);
+        return p;
       };
       if constexpr (Traits::kSplitScoreWarps) {
         // S^T on the first half of the warps, dP^T on the second, at once. The first half

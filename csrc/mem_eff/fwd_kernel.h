@@ -27,6 +27,13 @@ namespace mem_eff {
 
 using namespace cute;
 
+// An output accumulator x normalized by its row's factor, where a factor of 0 (a row that saw
+// no key) sets it to 0, a NaN that 0 * NaN would keep included: the P V products of a row
+// without keys may have met a NaN or infinite value of a key it does not see.
+__forceinline__ __device__ float normalized(float x, float factor) {
+  return factor == 0.f ? 0.f : x * factor;
+}
+
 template <typename Traits, bool kSoftcap>
 __global__ void __launch_bounds__(Traits::kNThreads)
     fwd_kernel(__grid_constant__ const FwdParams params) {
@@ -78,12 +85,17 @@ __global__ void __launch_bounds__(Traits::kNThreads)
   // The tile row of each of acc_o's rows.
   Tensor o_coords = acc_coords<kBlockM, kHeadDim>(mma_o, tidx);
   Tensor o_coords_rc = make_tensor(o_coords.data(), flash::acc_rowcol_layout(o_coords.layout()));
-  auto scale_o_rows = [&](const float* factors) {
+  // Scales the rows of acc_o by their factors (normalize: std::true_type for the final ones,
+  // see normalized()).
+  auto scale_o_rows = [&](const float* factors, auto normalize) {
     CUTE_UNROLL
     for (int r = 0; r < size<0>(acc_o_rc); ++r) {
       const float factor = factors[get<0>(o_coords_rc(r, 0))];
       CUTE_UNROLL
-      for (int c = 0; c < size<1>(acc_o_rc); ++c) acc_o_rc(r, c) *= factor;
+      for (int c = 0; c < size<1>(acc_o_rc); ++c) {
+        acc_o_rc(r, c) = decltype(normalize)::value ? normalized(acc_o_rc(r, c), factor)
+                                                    : acc_o_rc(r, c) * factor;
+      }
     }
   };
   constexpr int kRows = 2 * kBlockM / (16 * Traits::kNWarps);  // the softmax's rows a thread
@@ -154,7 +166,8 @@ __global__ void __launch_bounds__(Traits::kNThreads)
       if (has_bias) {
         CUTE_UNROLL
         for (int i = 0; i < size(acc_s); ++i) {
-          acc_s(i) = acc_s(i) * scale + static_cast<float>(sBias(get<0>(coords(i)), get<1>(coords(i))));
+          acc_s(i) = with_bias(params, acc_s(i) * scale,
+                               static_cast<float>(sBias(get<0>(coords(i)), get<1>(coords(i)))));
         }
       } else {
         CUTE_UNROLL
@@ -197,7 +210,9 @@ __global__ void __launch_bounds__(Traits::kNThreads)
       acc_to_smem(tiled_mma, acc_s, sP, tidx);
       if constexpr (kShareKV) cp_async_wait<0>();
       __syncthreads();  // P and the rescale factors are complete (and V has landed)
-      if constexpr (!decltype(is_first)::value && !Traits::kOWithScores) scale_o_rows(s_rescale);
+      if constexpr (!decltype(is_first)::value && !Traits::kOWithScores) {
+        scale_o_rows(s_rescale, std::false_type{});
+      }
       gemm_smem<false, true>(mma_o, acc_o, sP, sVt, tidx);
       if constexpr (kShareKV) {
         if (has_next) {
@@ -211,13 +226,17 @@ __global__ void __launch_bounds__(Traits::kNThreads)
     for (int n_block = n_begin + 1; n_block < n_end; ++n_block) step(n_block, std::false_type{});
 
     const float keep_scale = params.dropout_p > 0.f ? 1.f / (1.f - params.dropout_p) : 1.f;
-    if constexpr (Traits::kOWithScores) {
-      softmax.finalize(acc_o_rc, keep_scale, lse);
-    } else {
-      softmax.finalize(keep_scale, lse, [&](int r, float factor) {
-        if (quad_lane == 0) s_normalize[row_of(r) - m0] = factor;
-      });
-    }
+    // A row that saw no key (lse -inf) gets the factor 0, so is 0 (normalized()); a row that
+    // saw one has a factor above 0.
+    softmax.finalize(keep_scale, lse, [&](int r, float factor) {
+      factor = lse[r] == -INFINITY ? 0.f : factor;
+      if constexpr (Traits::kOWithScores) {
+        CUTE_UNROLL
+        for (int c = 0; c < size<1>(acc_o_rc); ++c) acc_o_rc(r, c) = normalized(acc_o_rc(r, c), factor);
+      } else if (quad_lane == 0) {
+        s_normalize[row_of(r) - m0] = factor;
+      }
+    });
   } else {
     CUTE_UNROLL
     for (int r = 0; r < kRows; ++r) lse[r] = -INFINITY;  // no visible key: out 0, lse -inf
@@ -225,7 +244,7 @@ __global__ void __launch_bounds__(Traits::kNThreads)
 
   seq.store_lse(params, bidb, bidh, lse, row_of, quad_lane);
   __syncthreads();  // every thread is done with Q (O is staged there); the factors are complete
-  if (!Traits::kOWithScores && n_end > n_begin) scale_o_rows(s_normalize);
+  if (!Traits::kOWithScores && n_end > n_begin) scale_o_rows(s_normalize, std::true_type{});
   Tensor sO = make_tensor(sQ.data(), typename Traits::SmemLayoutQ{});
   acc_to_smem(mma_o, acc_o, sO, tidx);
   __syncthreads();

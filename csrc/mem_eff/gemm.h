@@ -46,7 +46,14 @@ __forceinline__ __device__ void split_tf32(Src const& src, Hi& hi, Lo& lo) {
     // took an instruction per element, 3-6% of the fp32 kernels' time (H100), and halved the
     // gradients' error only on short sums (64 x 64 at D = 64: 0.05 of the float64 rule's
     // tolerance against 0.10 now; 0.02-0.2 either way on longer ones).
-    const uint32_t big = (__float_as_uint(x) + 0x1000u) & 0xffffe000u;
+    uint32_t big = (__float_as_uint(x) + 0x1000u) & 0xffffe000u;
+    // Infinities and NaN (and the few values that round up to infinity) go whole into the
+    // remainder, with a high part of 0, so that an infinite x times a finite y comes out of the
+    // three products as IEEE's +-inf (NaN where y is 0 or NaN): as the high part, inf left
+    // inf - inf = NaN for the remainder, and met the finite partner's remainder of either sign.
+    // Two infinite operands give NaN here, not inf. (An FSETP and a SEL an element; NaN fails
+    // the comparison.)
+    big = fabsf(x) < __uint_as_float(0x7f7ff000u) ? big : 0u;
     hi(i) = cutlass::tfloat32_t::bitcast(big);
     lo(i) = cutlass::tfloat32_t::bitcast(__float_as_uint(x - __uint_as_float(big)));
   }

@@ -17,6 +17,9 @@ struct BiasParams {
   // nullptr: no bias. Dense calls only.
   const void* bias = nullptr;
   int64_t bias_batch_stride = 0, bias_head_stride = 0, bias_row_stride = 0;
+  // The bias is a boolean mask's 0 / -inf: a -inf entry hides its key whatever the score (a NaN
+  // score included), where an additive -inf is added to it as SDPA does (NaN + -inf = NaN).
+  bool bias_is_mask = false;
 
   bool is_float = false;  // float32 inputs (3xTF32 tensor-core GEMMs); else is_bf16 decides
 };

@@ -44,6 +44,14 @@ struct Softcap {
       return cutlass::fast_tanh(s * prescale);
     }
   }
+
+  // The derivative dcap = 1 - tanh^2 at a pair of probability p, or 0 where p is 0, so that dS
+  // = P (dP - D) dcap is 0 there: a hidden pair's score may be NaN (an infinite query against
+  // the zero-filled keys past the sequence's end gives inf * 0), which tanh keeps and the mask's
+  // -inf overrides in P but not in dcap.
+  static __device__ __forceinline__ float derivative_where_seen(float dcap, float p) {
+    return p == 0.f ? 0.f : dcap;
+  }
 };
 
 }  // namespace mem_eff

@@ -97,4 +97,10 @@ __forceinline__ __device__ int64_t bias_offset(const BiasParams& p, int b, int h
   return b * p.bias_batch_stride + h * p.bias_head_stride + row0 * p.bias_row_stride + col0;
 }
 
+// A scaled score x with its bias element b: x + b, or -inf where b is a boolean mask's -inf
+// (BiasParams::bias_is_mask).
+__forceinline__ __device__ float with_bias(const BiasParams& p, float x, float b) {
+  return p.bias_is_mask && b == -INFINITY ? -INFINITY : x + b;
+}
+
 }  // namespace mem_eff

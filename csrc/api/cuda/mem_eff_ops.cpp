@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <iterator>
+#include <limits>
 #include <vector>
 
 #include "../../mem_eff/mem_eff.h"
@@ -45,7 +46,8 @@ Varlen varlen_of(const OptTensor& cu_seqlens_q, const OptTensor& cu_seqlens_k,
   return {&*cu_seqlens_q, &*cu_seqlens_k, max_seqlen_q, max_seqlen_k};
 }
 
-// attn_bias: dense calls only, additive in q's dtype, broadcastable to (B, Hq, Sq, Sk).
+// attn_bias: dense calls only, an additive bias of q's dtype or a boolean mask (True: the key
+// is seen), broadcastable to (B, Hq, Sq, Sk).
 void check_bias(const OptTensor& attn_bias, bool bias_requires_grad, const Tensor& q,
                 const Tensor& k, const Varlen& varlen) {
   TORCH_CHECK(!bias_requires_grad || attn_bias.has_value(),
@@ -53,10 +55,12 @@ void check_bias(const OptTensor& attn_bias, bool bias_requires_grad, const Tenso
   if (!attn_bias.has_value()) return;
   TORCH_CHECK(!varlen.packed(), "flash_ext: the mem_eff backend takes no attn_bias with varlen "
               "(cu_seqlens) inputs, got one of shape ", attn_bias->sizes());
-  TORCH_CHECK(attn_bias->scalar_type() == q.scalar_type(), "flash_ext: the mem_eff backend's "
-              "attn_bias is an additive bias of q's dtype (", q.scalar_type(), "), got ",
-              attn_bias->scalar_type(), "; convert it first (flash_ext.attention turns a bool "
-              "mask into 0 / -inf)");
+  const bool is_mask = attn_bias->scalar_type() == at::kBool;
+  TORCH_CHECK(is_mask || attn_bias->scalar_type() == q.scalar_type(), "flash_ext: the mem_eff "
+              "backend's attn_bias is a boolean mask or an additive bias of q's dtype (",
+              q.scalar_type(), "), got ", attn_bias->scalar_type());
+  TORCH_CHECK(!(is_mask && bias_requires_grad), "flash_ext: bias_requires_grad is true but "
+              "attn_bias is a boolean mask, which has no gradient");
   check_attn_mask(*attn_bias, q, k.size(2));
 }
 
@@ -110,9 +114,15 @@ void copy_back(Tensor& t, const Tensor& written) {
 // 0): the bias itself when its last dim is contiguous, its start and strides 16-byte aligned and
 // Sk whole 16-byte pieces (the kernels load a row's last piece whole, so a shorter row would be
 // read past its end); else a copy (Bb, Hb, Sqb, roundup(Sk, align)), zero in the padding, that
-// keeps the broadcast dims at size 1.
-Tensor kernel_bias(const Tensor& attn_bias, int64_t seqlen_k, int64_t align) {
+// keeps the broadcast dims at size 1. A boolean mask becomes 0 where True and -inf where False
+// in q's dtype (`dtype`), which the kernels read as hidden keys (BiasParams::bias_is_mask).
+Tensor kernel_bias(const Tensor& attn_bias, int64_t seqlen_k, int64_t align,
+                   at::ScalarType dtype) {
   Tensor bias = attn_bias;
+  if (bias.scalar_type() == at::kBool) {
+    bias = at::zeros_like(bias, bias.options().dtype(dtype))
+               .masked_fill_(bias.logical_not(), -std::numeric_limits<double>::infinity());
+  }
   while (bias.dim() < 4) bias = bias.unsqueeze(0);
   if (bias.size(3) == seqlen_k && seqlen_k % align == 0 && gpu::rows_aligned(bias, align)) {
     return bias;
@@ -138,14 +148,17 @@ Tensor zero_bias_grad(const Tensor& q, int64_t seqlen_k, const RowLayout& rows) 
 }
 
 // What the forward and the backward (Params: mem_eff::FwdParams or BwdParams) share: everything
-// flash::FwdParams holds (on the kernels' q, k, v, out, lse), the bias and the dtype.
+// flash::FwdParams holds (on the kernels' q, k, v, out, lse), the bias (kernel_bias of
+// attn_bias) and the dtype.
 template <typename Params>
 void describe(Params& p, Held& held, const Tensor& q, const Tensor& k,
               const Tensor& v, const Tensor& out, const Tensor& lse, const Tensor& bias,
-              const AttentionOptions& o, bool bottom_right, const Varlen& varlen, int64_t batch) {
+              const OptTensor& attn_bias, const AttentionOptions& o, bool bottom_right,
+              const Varlen& varlen, int64_t batch) {
   gpu::describe(p, held, q, k, v, out, lse, o, bottom_right, varlen, batch);
   p.is_float = q.scalar_type() == at::kFloat;
   if (bias.defined()) {
+    p.bias_is_mask = attn_bias->scalar_type() == at::kBool;
     p.bias = bias.data_ptr();
     p.bias_batch_stride = broadcast_stride(bias, 0);
     p.bias_head_stride = broadcast_stride(bias, 1);
@@ -184,12 +197,12 @@ std::tuple<Tensor, Tensor> mem_eff_fwd(
   const RowLayout rows = row_layout(q_in), rows_v = row_layout(v_in);
   const Tensor q = kernel_input(q_in, rows), k = kernel_input(k_in, rows),
                v = kernel_input(v_in, rows_v);
-  const Tensor bias =
-      attn_bias.has_value() ? kernel_bias(*attn_bias, k_in.size(2), rows.align) : Tensor();
+  const Tensor bias = attn_bias.has_value()
+      ? kernel_bias(*attn_bias, k_in.size(2), rows.align, q_in.scalar_type()) : Tensor();
   const Tensor out_written = kernel_output(out, rows_v);
   mem_eff::FwdParams p;
   Held held;
-  describe(p, held, q, k, v, out_written, lse, bias, o, bottom_right, varlen, batch);
+  describe(p, held, q, k, v, out_written, lse, bias, attn_bias, o, bottom_right, varlen, batch);
   check_supported(p, q_in);
   poison({out_written, lse});
   gpu::check_launch(mem_eff::run_fwd(p, c10::cuda::getCurrentCUDAStream()), "mem_eff forward");
@@ -222,13 +235,13 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> mem_eff_bwd(
                v = kernel_input(v_in, rows_v), out = kernel_input(out_in, rows_v),
                dout = kernel_input(grad_out_in, rows_v);
   const Tensor lse = lse_in.contiguous();
-  const Tensor bias =
-      attn_bias.has_value() ? kernel_bias(*attn_bias, k_in.size(2), rows.align) : Tensor();
+  const Tensor bias = attn_bias.has_value()
+      ? kernel_bias(*attn_bias, k_in.size(2), rows.align, q_in.scalar_type()) : Tensor();
   const Tensor dq_written = kernel_output(dq, rows), dk_written = kernel_output(dk, rows),
                dv_written = kernel_output(dv, rows_v);
   mem_eff::BwdParams p;
   Held held;
-  describe(p, held, q, k, v, out, lse, bias, o, bottom_right, varlen, batch);
+  describe(p, held, q, k, v, out, lse, bias, attn_bias, o, bottom_right, varlen, batch);
   p.dout = dout.data_ptr();
   p.dq = dq_written.data_ptr();
   p.dk = dk_written.data_ptr();
