@@ -70,10 +70,12 @@ def timed(fn: Callable[[], object], device: torch.device, iters: int) -> float:
 
 
 def ring_parts(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, dout: torch.Tensor,
-               causal: bool, layout: str, backward: bool,
-               group: dist.ProcessGroup | None) -> tuple[Callable, Callable]:
-    """The ring's compute with no exchange, and its exchanges with no compute."""
+               causal: bool, layout: str, backward: bool, group: dist.ProcessGroup | None,
+               forward_group: dist.ProcessGroup | None) -> tuple[Callable, Callable]:
+    """The ring's compute with no exchange, and its exchanges with no compute (the forward's
+    over forward_group, where given)."""
     ring = _Ring(group)
+    forward_ring = ring if forward_group is None else _Ring(forward_group)
     attention = Dense(RingOptions(layout, -1, 0 if causal else -1, HEAD_DIM ** -0.5, False))
     local_len = q.shape[2]
     mine = segments(layout, ring.rank, ring.world, local_len)
@@ -93,7 +95,7 @@ def ring_parts(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, dout: torch.Te
 
     def communicate():
         for _ in range(ring.world - 1):
-            _wait(ring.pass_on(kv)[1])
+            _wait(forward_ring.pass_on(kv)[1])
         if backward:
             for _ in range(ring.world - 1):
                 _wait(ring.pass_on(kv)[1])
@@ -137,6 +139,9 @@ def main() -> int:
                         help="CUDA: run the ring on a NCCL group of its own whose kernels take at "
                              "most this many CTAs (SMs), leaving the rest to the attention "
                              "kernels (0: the default group)")
+    parser.add_argument("--capped", choices=("all", "forward"), default="all",
+                        help="with --max-ctas: the exchanges on that group, all of them or the "
+                             "forward's only (ring_attention's forward_group)")
     args = parser.parse_args()
     cuda = args.device == "cuda"
     dist.init_process_group("nccl" if cuda else "gloo")
@@ -145,11 +150,15 @@ def main() -> int:
         else torch.device("cpu")
     if cuda:
         torch.cuda.set_device(device)
-    group = None
+    group = forward_group = None
     if cuda and args.max_ctas > 0:
         options = dist.ProcessGroupNCCL.Options()
         options.config.max_ctas = args.max_ctas
-        group = dist.new_group(backend="nccl", pg_options=options)
+        capped = dist.new_group(backend="nccl", pg_options=options)
+        if args.capped == "all":
+            group = capped
+        else:
+            forward_group = capped
     dtype = torch.bfloat16 if cuda else torch.float32
     rows = []
     for seqlen in (int(s) for s in args.seqlens.split(",")):
@@ -167,10 +176,11 @@ def main() -> int:
                     if not backward:
                         with torch.no_grad():
                             ring_attention(q, k, v, is_causal=causal, layout=layout,
-                                           group=group)
+                                           group=group, forward_group=forward_group)
                         return
                     x = [t.detach().requires_grad_(True) for t in (q, k, v)]
-                    out = ring_attention(*x, is_causal=causal, layout=layout, group=group)
+                    out = ring_attention(*x, is_causal=causal, layout=layout, group=group,
+                                         forward_group=forward_group)
                     torch.autograd.grad(out, x, dout)
 
                 def one_call():
@@ -185,7 +195,7 @@ def main() -> int:
                     torch.autograd.grad(out, x, full[3])
 
                 compute, communicate = ring_parts(q, k, v, dout, causal, layout, backward,
-                                                  group)
+                                                  group, forward_group)
                 cells["ring"] = timed(ring_call, device, args.iters)
                 cells["one"] = timed(one_call, device, args.iters)
                 cells["compute"] = timed(compute, device, args.iters)

@@ -169,6 +169,41 @@ def spawn(world: int, cases: list[Case], tmp_path) -> None:
     mp.spawn(worker, args=(world, str(tmp_path / "init"), cases), nprocs=world, join=True)
 
 
+def forward_group_worker(rank: int, world: int, init_file: str) -> None:
+    """The forward's exchanges over a group of their own: the same results, bit for bit, as
+    over `group`; a group of other ranks is refused before any exchange."""
+    dist.init_process_group("gloo", init_method=f"file://{init_file}", rank=rank,
+                            world_size=world)
+    try:
+        own = dist.new_group(backend="gloo")
+        first_only = dist.new_group(ranks=[0], backend="gloo")
+        torch.manual_seed(0)
+        full = [torch.randn(2, 4, 64, 32) for _ in range(4)]
+        runs = []
+        for forward_group in (None, own):
+            x = [shard(t, layout="zigzag").requires_grad_(True) for t in full[:3]]
+            out = ring_attention(*x, layout="zigzag", is_causal=True, forward_group=forward_group)
+            runs.append((out, *torch.autograd.grad(out, x, shard(full[3], layout="zigzag"))))
+        assert all(torch.equal(a, b) for a, b in zip(*runs))
+        packed = [t.transpose(1, 2).reshape(-1, 4, 32) for t in full]
+        cu = [0, 40, 90, 128]
+        outs = [ring_attention_varlen(*(shard(t, dim=0) for t in packed[:3]), cu,
+                                      forward_group=forward_group)
+                for forward_group in (None, own)]
+        assert torch.equal(*outs)
+        if rank == 0:
+            with pytest.raises(ValueError, match=r"forward_group: expected a group of group's "
+                                                 r"ranks in its order \[0, 1\], got \[0\]"):
+                ring_attention(*(shard(t) for t in full[:3]), forward_group=first_only)
+        dist.barrier()
+    finally:
+        dist.destroy_process_group()
+
+
+def test_forward_group(tmp_path):
+    mp.spawn(forward_group_worker, args=(2, str(tmp_path / "init")), nprocs=2, join=True)
+
+
 CASES_2 = [
     Case("contiguous"),
     Case("contiguous", is_causal=True, heads=(4, 2)),
