@@ -6,6 +6,7 @@
 
 #include "../flash/variants.h"
 #include "config.h"
+#include "guard.h"
 #include "mem_eff.h"
 
 namespace mem_eff {
@@ -59,14 +60,28 @@ const char* unsupported(const flash::FwdParams& p, bool is_float, int max_smem) 
 cudaError_t run_fwd(FwdParams& p, cudaStream_t stream) {
   flash::drop_unbounded_windows(p);
   return with_variant(p, p.is_float, cudaErrorInvalidValue, [&](auto tag, auto dim) {
-    return run_fwd_<typename decltype(tag)::type, decltype(dim)::value>(p, stream);
+    using Element = typename decltype(tag)::type;
+    constexpr int kHeadDim = decltype(dim)::value;
+    if constexpr (std::is_same_v<Element, float> && kFp32FwdBothBodies<kHeadDim>) {
+      const cudaError_t err = scan_for_guard(p, stream);
+      if (err != cudaSuccess) return err;
+    } else {
+      p.guard_flag = nullptr;  // no scan: the kernel guards (or, 16-bit, has nothing to guard)
+    }
+    return run_fwd_<Element, kHeadDim>(p, stream);
   });
 }
 
 cudaError_t run_bwd(BwdParams& p, cudaStream_t stream) {
   flash::drop_unbounded_windows(p);
   return with_variant(p, p.is_float, cudaErrorInvalidValue, [&](auto tag, auto dim) {
-    return run_bwd_<typename decltype(tag)::type, decltype(dim)::value>(p, stream);
+    using Element = typename decltype(tag)::type;
+    constexpr int kHeadDim = decltype(dim)::value;
+    if constexpr (std::is_same_v<Element, float>) {
+      const cudaError_t err = scan_for_guard(p, stream);
+      if (err != cudaSuccess) return err;
+    }
+    return run_bwd_<Element, kHeadDim>(p, stream);
   });
 }
 

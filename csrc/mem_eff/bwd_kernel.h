@@ -27,6 +27,7 @@
 #include "../flash/seqlen.h"
 #include "config.h"
 #include "gemm.h"
+#include "guard.h"
 #include "params.h"
 #include "softcap.h"
 #include "tiles.h"
@@ -92,9 +93,9 @@ __forceinline__ __device__ void store_dbias(STile const& sdS, Element* dst, int6
   }
 }
 
-template <typename Traits, bool kSoftcap>
-__global__ void __launch_bounds__(Traits::kNThreads)
-    dq_kernel(__grid_constant__ const BwdParams params) {
+// dQ (and the bias gradient) of one block of query rows; kGuard: see guard.h.
+template <typename Traits, bool kSoftcap, bool kGuard>
+__forceinline__ __device__ void dq_block(const BwdParams& params) {
   using Element = typename Traits::Element;
   constexpr int kBlockM = Traits::kBlockM;
   constexpr int kBlockN = Traits::kBlockN;
@@ -176,9 +177,9 @@ __global__ void __launch_bounds__(Traits::kNThreads)
       Tensor acc_dp = partition_fragment_C(tiled_mma, Shape<Int<kBlockM>, Int<kBlockN>>{});
       clear(acc_s);
       clear(acc_dp);
-      gemm_smem<false, false, Traits::kUnrollK>(tiled_mma, acc_s, sQ, sK, tidx);
+      gemm_smem<false, false, Traits::kUnrollK>(tiled_mma, acc_s, sQ, sK, tidx, kGuard);
       gemm_smem<false, false, Traits::kUnrollK, Traits::kChains>(
-          tiled_mma, acc_dp, sdO, sV, tidx);
+          tiled_mma, acc_dp, sdO, sV, tidx, kGuard);
       const bool needs_mask = hv.mask.template block_needs_mask<kBlockN>(n0, m0, m_end);
       CUTE_UNROLL
       for (int i = 0; i < size(acc_s); ++i) {
@@ -207,7 +208,7 @@ __global__ void __launch_bounds__(Traits::kNThreads)
                                params.dbias_row_stride, m_end - m0, keys, tidx);
       }
       gemm_smem<false, true, Traits::kUnrollK, Traits::kChains>(
-          tiled_mma, acc_dq, sdS, sKt, tidx);
+          tiled_mma, acc_dq, sdS, sKt, tidx, kGuard);
     }
   }
 
@@ -229,9 +230,21 @@ __global__ void __launch_bounds__(Traits::kNThreads)
   store_tile<kNThreads>(sQ, gdQ, m_end - m0, params.head_dim, tidx);
 }
 
-template <typename Traits, bool kDq, bool kSoftcap>
+template <typename Traits, bool kSoftcap>
 __global__ void __launch_bounds__(Traits::kNThreads)
-    dkdv_kernel(__grid_constant__ const BwdParams params) {
+    dq_kernel(__grid_constant__ const BwdParams params) {
+  constexpr Bodies kHeld = kBodies<typename Traits::Element, true>;
+  if constexpr (kHeld == Bodies::kBoth) {
+    with_guard(params, [&](auto guard) { dq_block<Traits, kSoftcap, decltype(guard)::value>(params); });
+  } else {
+    dq_block<Traits, kSoftcap, kHeld == Bodies::kGuarded>(params);
+  }
+}
+
+// dK and dV (and with kDq, dQ's share and the bias gradient) of one block of keys; kGuard: see
+// guard.h.
+template <typename Traits, bool kDq, bool kSoftcap, bool kGuard>
+__forceinline__ __device__ void dkdv_block(const BwdParams& params) {
   using Element = typename Traits::Element;
   constexpr int kBlockM = Traits::kBlockM;
   constexpr int kBlockN = Traits::kBlockN;
@@ -390,7 +403,7 @@ __global__ void __launch_bounds__(Traits::kNThreads)
         Tensor acc = partition_fragment_C(mma_half, Shape<Int<kBlockN>, Int<kBlockM>>{});
         clear(acc);
         if (scores_half) {
-          gemm_smem<false, false, Traits::kUnrollK>(mma_half, acc, sK, sQ_s, half_tidx);
+          gemm_smem<false, false, Traits::kUnrollK>(mma_half, acc, sK, sQ_s, half_tidx, kGuard);
           Tensor acc_p = make_fragment_like(acc);
           CUTE_UNROLL
           for (int i = 0; i < size(acc); ++i) {
@@ -407,7 +420,7 @@ __global__ void __launch_bounds__(Traits::kNThreads)
           acc_to_smem(mma_half, acc, sdSt, half_tidx);
         } else {
           gemm_smem<false, false, Traits::kUnrollK, Traits::kChains>(
-              mma_half, acc, sV, sdO_s, half_tidx);
+              mma_half, acc, sV, sdO_s, half_tidx, kGuard);
         }
         __syncthreads();  // P^T and P are staged
         if (!scores_half) {
@@ -432,9 +445,9 @@ __global__ void __launch_bounds__(Traits::kNThreads)
         Tensor acc_dpt = partition_fragment_C(tiled_mma, Shape<Int<kBlockN>, Int<kBlockM>>{});
         clear(acc_st);
         clear(acc_dpt);
-        gemm_smem<false, false, Traits::kUnrollK>(tiled_mma, acc_st, sK, sQ_s, tidx);
+        gemm_smem<false, false, Traits::kUnrollK>(tiled_mma, acc_st, sK, sQ_s, tidx, kGuard);
         gemm_smem<false, false, Traits::kUnrollK, Traits::kChains>(
-            tiled_mma, acc_dpt, sV, sdO_s, tidx);
+            tiled_mma, acc_dpt, sV, sdO_s, tidx, kGuard);
         CUTE_UNROLL
         for (int i = 0; i < size(acc_st); ++i) {
           const int c = get<0>(coords(i)), r = get<1>(coords(i));  // key c, query r of the tile
@@ -454,9 +467,9 @@ __global__ void __launch_bounds__(Traits::kNThreads)
       }
       __syncthreads();  // P^T and dS^T are complete
       gemm_smem<false, true, Traits::kUnrollK, Traits::kChainsKV>(
-          mma_kv, acc_dv, sPt, sdOt_s, tidx);
+          mma_kv, acc_dv, sPt, sdOt_s, tidx, kGuard);
       gemm_smem<false, true, Traits::kUnrollK, Traits::kChainsKV>(
-          mma_kv, acc_dk, sdSt, sQt_s, tidx);
+          mma_kv, acc_dk, sdSt, sQt_s, tidx, kGuard);
       if (kStages == 1 && step + 1 < steps) {
         // One buffer: the next step's Q, dO and bias load once every warp is done with this
         // step's (dV and dK were their last readers), behind the dQ product.
@@ -471,7 +484,8 @@ __global__ void __launch_bounds__(Traits::kNThreads)
         }
         Tensor acc_dq = partition_fragment_C(mma_dq, Shape<Int<kBlockM>, Int<kHeadDim>>{});
         clear(acc_dq);
-        gemm_smem<true, true, Traits::kUnrollK, Traits::kChainsDq>(mma_dq, acc_dq, sdS, sKt, tidx);
+        gemm_smem<true, true, Traits::kUnrollK, Traits::kChainsDq>(mma_dq, acc_dq, sdS, sKt, tidx,
+                                                                    kGuard);
         const int64_t row0 = seq.lse_offset(params, bidb, bidh) + m0;  // dq_accum's rows are lse's
         Tensor gdQaccum = make_tensor(make_gmem_ptr(params.dq_accum + row0 * kHeadDim),
                                       Shape<Int<kBlockM>, Int<kHeadDim>>{}, Stride<Int<kHeadDim>, _1>{});
@@ -500,6 +514,17 @@ __global__ void __launch_bounds__(Traits::kNThreads)
   Tensor gdV = rows_tile<kBlockN, kHeadDim>(dv_ptr, params.dv_row_stride, seq.seqlen_k, n_block);
   store_tile<kNThreads>(sK, gdK, keys, params.head_dim, tidx);
   store_tile<kNThreads>(sV, gdV, keys, params.head_dim_v, tidx);
+}
+
+template <typename Traits, bool kDq, bool kSoftcap>
+__global__ void __launch_bounds__(Traits::kNThreads)
+    dkdv_kernel(__grid_constant__ const BwdParams params) {
+  constexpr Bodies kHeld = kBodies<typename Traits::Element, true>;
+  if constexpr (kHeld == Bodies::kBoth) {
+    with_guard(params, [&](auto guard) { dkdv_block<Traits, kDq, kSoftcap, decltype(guard)::value>(params); });
+  } else {
+    dkdv_block<Traits, kDq, kSoftcap, kHeld == Bodies::kGuarded>(params);
+  }
 }
 
 }  // namespace mem_eff

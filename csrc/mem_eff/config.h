@@ -36,6 +36,15 @@ constexpr bool kSplitFp32Chains = kHeadDim >= 256;
 template <int kHeadDim>
 constexpr bool kFp32ChainPerProduct = kHeadDim >= 256;
 
+// Whether the fp32 forward kernel holds both of guard.h's bodies, plain and guarded, and runs
+// the one the call's scan asks for, rather than the guarded one alone (no scan). H200, S = 4096,
+// no bias, in one run against the kernels from before the guard: the guarded body alone ran the
+// forward at 0.84-0.89x and the backward at 0.87x of their speed; both bodies the forward at
+// 0.95-0.97x at D = 64 but 0.72-0.77x at D = 128 and 256, and the backward at 0.99-1.01x
+// (D = 64), 0.91x (D = 128) and 0.94x (D = 256). The backward holds both at every head dim.
+template <int kHeadDim>
+constexpr bool kFp32FwdBothBodies = kHeadDim <= 64;
+
 // kShareKV_: K and V of a key block take turns in one shared memory buffer (V loads once S is
 // computed, the next K once P V is), so that two CTAs fit an SM where K and V apart would not.
 template <typename Element_, int kHeadDim_, int kBlockM_, int kBlockN_, bool kShareKV_ = false>

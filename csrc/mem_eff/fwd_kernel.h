@@ -18,6 +18,7 @@
 #include "../flash/softmax.h"
 #include "config.h"
 #include "gemm.h"
+#include "guard.h"
 #include "params.h"
 #include "softcap.h"
 #include "tiles.h"
@@ -34,9 +35,9 @@ __forceinline__ __device__ float normalized(float x, float factor) {
   return factor == 0.f ? 0.f : x * factor;
 }
 
-template <typename Traits, bool kSoftcap>
-__global__ void __launch_bounds__(Traits::kNThreads)
-    fwd_kernel(__grid_constant__ const FwdParams params) {
+// One block of query rows; kGuard: see guard.h.
+template <typename Traits, bool kSoftcap, bool kGuard>
+__forceinline__ __device__ void fwd_block(const FwdParams& params) {
   using Element = typename Traits::Element;
   constexpr int kBlockM = Traits::kBlockM;
   constexpr int kBlockN = Traits::kBlockN;
@@ -158,7 +159,7 @@ __global__ void __launch_bounds__(Traits::kNThreads)
         cp_async_fence();
       }
 
-      gemm_smem<false, false>(tiled_mma, acc_s, sQ, sK, tidx);
+      gemm_smem<false, false>(tiled_mma, acc_s, sQ, sK, tidx, kGuard);
       if constexpr (kSoftcap) {
         CUTE_UNROLL
         for (int i = 0; i < size(acc_s); ++i) acc_s(i) = softcap.cap * softcap.tanh_of(acc_s(i));
@@ -213,7 +214,7 @@ __global__ void __launch_bounds__(Traits::kNThreads)
       if constexpr (!decltype(is_first)::value && !Traits::kOWithScores) {
         scale_o_rows(s_rescale, std::false_type{});
       }
-      gemm_smem<false, true>(mma_o, acc_o, sP, sVt, tidx);
+      gemm_smem<false, true>(mma_o, acc_o, sP, sVt, tidx, kGuard);
       if constexpr (kShareKV) {
         if (has_next) {
           __syncthreads();  // every thread is done with V: the next K loads into its buffer
@@ -252,6 +253,17 @@ __global__ void __launch_bounds__(Traits::kNThreads)
       seq.q_offset(params.o_batch_stride, params.o_head_stride, params.o_row_stride, bidb, bidh);
   Tensor gO = rows_tile<kBlockM, kHeadDim>(o_ptr, params.o_row_stride, seq.seqlen_q, m_block);
   store_tile<kNThreads>(sO, gO, m_end - m0, params.head_dim_v, tidx);
+}
+
+template <typename Traits, bool kSoftcap>
+__global__ void __launch_bounds__(Traits::kNThreads)
+    fwd_kernel(__grid_constant__ const FwdParams params) {
+  constexpr Bodies kHeld = kBodies<typename Traits::Element, kFp32FwdBothBodies<Traits::kHeadDim>>;
+  if constexpr (kHeld == Bodies::kBoth) {
+    with_guard(params, [&](auto guard) { fwd_block<Traits, kSoftcap, decltype(guard)::value>(params); });
+  } else {
+    fwd_block<Traits, kSoftcap, kHeld == Bodies::kGuarded>(params);
+  }
 }
 
 }  // namespace mem_eff

@@ -35,7 +35,8 @@ using Fp32LdsmAtom = Copy_Atom<std::conditional_t<kIsA, SM75_U32x4_LDSM_N, SM75_
 // Splits fp32 values into TF32 high parts and TF32 remainders. The tensor cores read the top 19
 // bits of a TF32 operand register; the remainder gets half of its dropped part added first, so
 // that this read rounds it to nearest.
-template <typename Src, typename Hi, typename Lo>
+// kGuard: see gemm_smem's `guard`.
+template <bool kGuard, typename Src, typename Hi, typename Lo>
 __forceinline__ __device__ void split_tf32(Src const& src, Hi& hi, Lo& lo) {
   CUTE_UNROLL
   for (int i = 0; i < size(src); ++i) {
@@ -47,31 +48,32 @@ __forceinline__ __device__ void split_tf32(Src const& src, Hi& hi, Lo& lo) {
     // gradients' error only on short sums (64 x 64 at D = 64: 0.05 of the float64 rule's
     // tolerance against 0.10 now; 0.02-0.2 either way on longer ones).
     uint32_t big = (__float_as_uint(x) + 0x1000u) & 0xffffe000u;
-    // Infinities and NaN (and the few values that round up to infinity) go whole into the
-    // remainder, with a high part of 0, so that an infinite x times a finite y comes out of the
-    // three products as IEEE's +-inf (NaN where y is 0 or NaN): as the high part, inf left
+    // Guarded, infinities and NaN (and the few values that round up to infinity) go whole into
+    // the remainder, with a high part of 0, so that an infinite x times a finite y comes out of
+    // the three products as IEEE's +-inf (NaN where y is 0 or NaN): as the high part, inf left
     // inf - inf = NaN for the remainder, and met the finite partner's remainder of either sign.
-    // Two infinite operands give NaN here, not inf. (An FSETP and a SEL an element; NaN fails
-    // the comparison.)
-    big = fabsf(x) < __uint_as_float(0x7f7ff000u) ? big : 0u;
+    // Two infinite operands give NaN here, not inf. (An FSETP and a SEL an element, 10-20% of
+    // the fp32 kernels' time on the H100 when every split paid them.)
+    if constexpr (kGuard) big = fabsf(x) < __uint_as_float(0x7f7ff000u) ? big : 0u;
     hi(i) = cutlass::tfloat32_t::bitcast(big);
     lo(i) = cutlass::tfloat32_t::bitcast(__float_as_uint(x - __uint_as_float(big)));
   }
 }
 
-template <bool kTransA, bool kTransB, bool kUnrollK = false, Chains kChains = Chains::kPerStep,
+// The fp32 case of gemm_smem, with kGuard its guard.
+template <bool kTransA, bool kTransB, bool kUnrollK, Chains kChains, bool kGuard,
           typename TiledMma, typename Acc, typename SA, typename SB>
-__forceinline__ __device__ void gemm_smem(TiledMma const& tiled_mma, Acc& acc, SA const& sA,
-                                          SB const& sB, int tidx) {
-  using Element = typename SA::value_type;
+__forceinline__ __device__ void gemm_smem_fp32(TiledMma const& tiled_mma, Acc& acc,
+                                               SA const& sA, SB const& sB, int tidx) {
   auto thr_mma = tiled_mma.get_thread_slice(tidx);
-  if constexpr (std::is_same_v<Element, float> && kChains == Chains::kPerProduct) {
+  if constexpr (kChains == Chains::kPerProduct) {
     Tensor part = make_fragment_like(acc);
     clear(part);
-    gemm_smem<kTransA, kTransB, kUnrollK, Chains::kWhole>(tiled_mma, part, sA, sB, tidx);
+    gemm_smem_fp32<kTransA, kTransB, kUnrollK, Chains::kWhole, kGuard>(tiled_mma, part, sA, sB,
+                                                                      tidx);
     CUTE_UNROLL
     for (int i = 0; i < size(acc); ++i) acc(i) += part(i);
-  } else if constexpr (std::is_same_v<Element, float>) {
+  } else {
     Tensor tCsA = thr_mma.partition_A(sA);  // (MMA, MMA_M, MMA_K)
     Tensor tCsB = thr_mma.partition_B(sB);  // (MMA, MMA_N, MMA_K)
     auto copy_a = make_tiled_copy_A(Fp32LdsmAtom<true>{}, tiled_mma);
@@ -98,17 +100,17 @@ __forceinline__ __device__ void gemm_smem(TiledMma const& tiled_mma, Acc& acc, S
     auto step = [&](int k) __attribute__((always_inline)) {
       if constexpr (kLdsmA) {
         copy(copy_a, tLsA(_, _, k), rawA_view);
-        split_tf32(rawA, hiA, loA);
+        split_tf32<kGuard>(rawA, hiA, loA);
       } else {
-        split_tf32(tCsA(_, _, k), hiA, loA);
+        split_tf32<kGuard>(tCsA(_, _, k), hiA, loA);
       }
       CUTE_UNROLL
       for (int n = 0; n < size<2>(acc); ++n) {
         if constexpr (kLdsmB) {
           copy(copy_b, tLsB(_, n, k), rawB_view(_, n));
-          split_tf32(rawB(_, n), hiB, loB);
+          split_tf32<kGuard>(rawB(_, n), hiB, loB);
         } else {
-          split_tf32(tCsB(_, n, k), hiB, loB);
+          split_tf32<kGuard>(tCsB(_, n, k), hiB, loB);
         }
         CUTE_UNROLL
         for (int m = 0; m < size<1>(acc); ++m) {
@@ -155,7 +157,25 @@ __forceinline__ __device__ void gemm_smem(TiledMma const& tiled_mma, Acc& acc, S
       CUTE_NO_UNROLL
       for (int k = 0; k < kSteps; ++k) step(k);
     }
+  }
+}
+
+// acc += A * B^T (see the top of the file). guard (fp32 only; the kernel's compile-time kGuard,
+// guard.h) says that an operand may hold an infinity, a NaN or a value near the end of the float
+// range, which the split then takes apart with care (split_tf32).
+template <bool kTransA, bool kTransB, bool kUnrollK = false, Chains kChains = Chains::kPerStep,
+          typename TiledMma, typename Acc, typename SA, typename SB>
+__forceinline__ __device__ void gemm_smem(TiledMma const& tiled_mma, Acc& acc, SA const& sA,
+                                          SB const& sB, int tidx, bool guard) {
+  using Element = typename SA::value_type;
+  if constexpr (std::is_same_v<Element, float>) {
+    if (guard) {
+      gemm_smem_fp32<kTransA, kTransB, kUnrollK, kChains, true>(tiled_mma, acc, sA, sB, tidx);
+    } else {
+      gemm_smem_fp32<kTransA, kTransB, kUnrollK, kChains, false>(tiled_mma, acc, sA, sB, tidx);
+    }
   } else {
+    auto thr_mma = tiled_mma.get_thread_slice(tidx);
     Tensor tCrA = make_tensor<Element>(partition_shape_A(tiled_mma, shape(sA)));  // (MMA, MMA_M, MMA_K)
     Tensor tCrB = make_tensor<Element>(partition_shape_B(tiled_mma, shape(sB)));  // (MMA, MMA_N, MMA_K)
     auto copy_a = make_tiled_copy_A(Copy_Atom<LdsmAtom<kTransA>, Element>{}, tiled_mma);

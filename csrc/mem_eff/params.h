@@ -22,6 +22,8 @@ struct BiasParams {
   bool bias_is_mask = false;
 
   bool is_float = false;  // float32 inputs (3xTF32 tensor-core GEMMs); else is_bf16 decides
+  // float32: one int of device memory for guard.h's scan (null: every fp32 kernel guards).
+  int* guard_flag = nullptr;
 };
 
 struct FwdParams : flash::FwdParams, BiasParams {};

@@ -60,6 +60,7 @@ int64_t check_call(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v
 // Tensors that params point into (contiguous copies of the caller's), kept until the launch.
 struct Held {
   at::Tensor seed, cu_q, cu_k, slopes;
+  at::Tensor guard_flag;  // mem_eff float32: its guard scan's flag (csrc/mem_eff/guard.h)
 };
 
 // What the forward and the backward share: sizes, q, k, v, out and lse with their strides, the

@@ -157,6 +157,10 @@ void describe(Params& p, Held& held, const Tensor& q, const Tensor& k,
               const Varlen& varlen, int64_t batch) {
   gpu::describe(p, held, q, k, v, out, lse, o, bottom_right, varlen, batch);
   p.is_float = q.scalar_type() == at::kFloat;
+  if (p.is_float) {
+    held.guard_flag = at::empty({1}, q.options().dtype(at::kInt));
+    p.guard_flag = held.guard_flag.data_ptr<int>();
+  }
   if (bias.defined()) {
     p.bias_is_mask = attn_bias->scalar_type() == at::kBool;
     p.bias = bias.data_ptr();
