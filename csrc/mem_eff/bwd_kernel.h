@@ -235,7 +235,9 @@ __global__ void __launch_bounds__(Traits::kNThreads)
     dq_kernel(__grid_constant__ const BwdParams params) {
   constexpr Bodies kHeld = kBodies<typename Traits::Element, true>;
   if constexpr (kHeld == Bodies::kBoth) {
-    with_guard(params, [&](auto guard) { dq_block<Traits, kSoftcap, decltype(guard)::value>(params); });
+    with_guard(params, [&](auto guard) {
+      dq_block<Traits, kSoftcap, decltype(guard)::value>(params);
+    });
   } else {
     dq_block<Traits, kSoftcap, kHeld == Bodies::kGuarded>(params);
   }
@@ -521,7 +523,9 @@ __global__ void __launch_bounds__(Traits::kNThreads)
     dkdv_kernel(__grid_constant__ const BwdParams params) {
   constexpr Bodies kHeld = kBodies<typename Traits::Element, true>;
   if constexpr (kHeld == Bodies::kBoth) {
-    with_guard(params, [&](auto guard) { dkdv_block<Traits, kDq, kSoftcap, decltype(guard)::value>(params); });
+    with_guard(params, [&](auto guard) {
+      dkdv_block<Traits, kDq, kSoftcap, decltype(guard)::value>(params);
+    });
   } else {
     dkdv_block<Traits, kDq, kSoftcap, kHeld == Bodies::kGuarded>(params);
   }

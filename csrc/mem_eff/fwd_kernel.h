@@ -258,9 +258,12 @@ __forceinline__ __device__ void fwd_block(const FwdParams& params) {
 template <typename Traits, bool kSoftcap>
 __global__ void __launch_bounds__(Traits::kNThreads)
     fwd_kernel(__grid_constant__ const FwdParams params) {
-  constexpr Bodies kHeld = kBodies<typename Traits::Element, kFp32FwdBothBodies<Traits::kHeadDim>>;
+  constexpr Bodies kHeld =
+      kBodies<typename Traits::Element, kFp32FwdBothBodies<Traits::kHeadDim>>;
   if constexpr (kHeld == Bodies::kBoth) {
-    with_guard(params, [&](auto guard) { fwd_block<Traits, kSoftcap, decltype(guard)::value>(params); });
+    with_guard(params, [&](auto guard) {
+      fwd_block<Traits, kSoftcap, decltype(guard)::value>(params);
+    });
   } else {
     fwd_block<Traits, kSoftcap, kHeld == Bodies::kGuarded>(params);
   }
