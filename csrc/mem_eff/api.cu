@@ -57,31 +57,31 @@ const char* unsupported(const flash::FwdParams& p, bool is_float, int max_smem) 
   return nullptr;
 }
 
+bool reads_guard_scan(const flash::FwdParams& p, bool backward) {
+  return with_variant(p, /*is_float=*/true, false, [&](auto, auto dim) {
+    return backward || kFp32FwdBothBodies<decltype(dim)::value>;
+  });
+}
+
 cudaError_t run_fwd(FwdParams& p, cudaStream_t stream) {
   flash::drop_unbounded_windows(p);
+  if (p.is_float) {
+    const cudaError_t err = scan_for_guard(p, stream);  // nothing without guard_flag
+    if (err != cudaSuccess) return err;
+  }
   return with_variant(p, p.is_float, cudaErrorInvalidValue, [&](auto tag, auto dim) {
-    using Element = typename decltype(tag)::type;
-    constexpr int kHeadDim = decltype(dim)::value;
-    if constexpr (std::is_same_v<Element, float> && kFp32FwdBothBodies<kHeadDim>) {
-      const cudaError_t err = scan_for_guard(p, stream);
-      if (err != cudaSuccess) return err;
-    } else {
-      p.guard_flag = nullptr;  // no scan: the kernel guards (or, 16-bit, has nothing to guard)
-    }
-    return run_fwd_<Element, kHeadDim>(p, stream);
+    return run_fwd_<typename decltype(tag)::type, decltype(dim)::value>(p, stream);
   });
 }
 
 cudaError_t run_bwd(BwdParams& p, cudaStream_t stream) {
   flash::drop_unbounded_windows(p);
+  if (p.is_float) {
+    const cudaError_t err = scan_for_guard(p, stream);
+    if (err != cudaSuccess) return err;
+  }
   return with_variant(p, p.is_float, cudaErrorInvalidValue, [&](auto tag, auto dim) {
-    using Element = typename decltype(tag)::type;
-    constexpr int kHeadDim = decltype(dim)::value;
-    if constexpr (std::is_same_v<Element, float>) {
-      const cudaError_t err = scan_for_guard(p, stream);
-      if (err != cudaSuccess) return err;
-    }
-    return run_bwd_<Element, kHeadDim>(p, stream);
+    return run_bwd_<typename decltype(tag)::type, decltype(dim)::value>(p, stream);
   });
 }
 

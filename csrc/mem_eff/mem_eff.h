@@ -31,6 +31,12 @@ inline bool two_kernel_backward(const BwdParams& params) {
   return params.deterministic || (params.softcap > 0.f && params.dbias != nullptr);
 }
 
+// Whether a float32 call's kernels read guard.h's scan, so that the caller gives
+// params.guard_flag one int of device memory (the backward's always; the forward's where it
+// holds both bodies, config.h's kFp32FwdBothBodies). Kernels that hold both and get no flag
+// take the guarded split.
+bool reads_guard_scan(const flash::FwdParams& params, bool backward);
+
 // Run on `stream`; the caller has validated `params` (and, for the backward, allocated dsum,
 // and dq_accum unless two_kernel_backward). Return the launch status.
 cudaError_t run_fwd(FwdParams& params, cudaStream_t stream);

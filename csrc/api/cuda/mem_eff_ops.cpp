@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <iterator>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 #include "../../mem_eff/mem_eff.h"
@@ -157,7 +158,7 @@ void describe(Params& p, Held& held, const Tensor& q, const Tensor& k,
               const Varlen& varlen, int64_t batch) {
   gpu::describe(p, held, q, k, v, out, lse, o, bottom_right, varlen, batch);
   p.is_float = q.scalar_type() == at::kFloat;
-  if (p.is_float) {
+  if (p.is_float && mem_eff::reads_guard_scan(p, std::is_same_v<Params, mem_eff::BwdParams>)) {
     held.guard_flag = at::empty({1}, q.options().dtype(at::kInt));
     p.guard_flag = held.guard_flag.data_ptr<int>();
   }
