@@ -71,12 +71,15 @@ def timed(fn: Callable[[], object], device: torch.device, iters: int) -> float:
 
 def ring_parts(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, dout: torch.Tensor,
                causal: bool, layout: str, backward: bool, group: dist.ProcessGroup | None,
-               forward_group: dist.ProcessGroup | None) -> tuple[Callable, Callable]:
-    """The ring's compute with no exchange, and its exchanges with no compute (the forward's
-    over forward_group, where given)."""
+               forward_group: dist.ProcessGroup | None,
+               sm_margin: int) -> tuple[Callable, Callable]:
+    """The ring's compute with no exchange (its forward's kernels leaving sm_margin SMs free
+    where the ring's would), and its exchanges with no compute (the forward's over
+    forward_group, where given)."""
     ring = _Ring(group)
     forward_ring = ring if forward_group is None else _Ring(forward_group)
-    attention = Dense(RingOptions(layout, -1, 0 if causal else -1, HEAD_DIM ** -0.5, False))
+    attention = Dense(RingOptions(layout, -1, 0 if causal else -1, HEAD_DIM ** -0.5, False,
+                                  sm_margin=sm_margin))
     local_len = q.shape[2]
     mine = segments(layout, ring.rank, ring.world, local_len)
     out, lse = torch.ops.flash_ext.attention_fwd(q, k, v, None, None, None, 0.0,
@@ -88,8 +91,9 @@ def ring_parts(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, dout: torch.Te
     def compute():
         for step in range(ring.world):
             theirs = segments(layout, ring.owner(step), ring.world, local_len)
+            margin = sm_margin if step < ring.world - 1 else 0
             for pair in attention.pairs(mine, theirs):
-                attention.forward(q, k, v, pair)
+                attention.forward(q, k, v, pair, margin)
                 if backward:
                     attention.backward(dout, q, k, v, out, lse, pair)
 
@@ -142,6 +146,11 @@ def main() -> int:
     parser.add_argument("--capped", choices=("all", "forward"), default="all",
                         help="with --max-ctas: the exchanges on that group, all of them or the "
                              "forward's only (ring_attention's forward_group)")
+    parser.add_argument("--sm-margin", type=int, default=0,
+                        help="ring_attention's sm_margin: SMs the forward's kernels leave free "
+                             "while an exchange is in flight (CUDA; e.g. --max-ctas's value)")
+    parser.add_argument("--high-priority", action="store_true",
+                        help="with --max-ctas: that group's NCCL stream at high priority")
     args = parser.parse_args()
     cuda = args.device == "cuda"
     dist.init_process_group("nccl" if cuda else "gloo")
@@ -154,6 +163,7 @@ def main() -> int:
     if cuda and args.max_ctas > 0:
         options = dist.ProcessGroupNCCL.Options()
         options.config.max_ctas = args.max_ctas
+        options.is_high_priority_stream = args.high_priority
         capped = dist.new_group(backend="nccl", pg_options=options)
         if args.capped == "all":
             group = capped
@@ -176,11 +186,12 @@ def main() -> int:
                     if not backward:
                         with torch.no_grad():
                             ring_attention(q, k, v, is_causal=causal, layout=layout,
-                                           group=group, forward_group=forward_group)
+                                           group=group, forward_group=forward_group,
+                                           sm_margin=args.sm_margin)
                         return
                     x = [t.detach().requires_grad_(True) for t in (q, k, v)]
                     out = ring_attention(*x, is_causal=causal, layout=layout, group=group,
-                                         forward_group=forward_group)
+                                         forward_group=forward_group, sm_margin=args.sm_margin)
                     torch.autograd.grad(out, x, dout)
 
                 def one_call():
@@ -195,7 +206,7 @@ def main() -> int:
                     torch.autograd.grad(out, x, full[3])
 
                 compute, communicate = ring_parts(q, k, v, dout, causal, layout, backward,
-                                                  group, forward_group)
+                                                  group, forward_group, args.sm_margin)
                 cells["ring"] = timed(ring_call, device, args.iters)
                 cells["one"] = timed(one_call, device, args.iters)
                 cells["compute"] = timed(compute, device, args.iters)

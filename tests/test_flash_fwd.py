@@ -299,6 +299,31 @@ def test_many_tiles_beside_another_stream(is_causal):
     torch.cuda.current_stream().wait_stream(side)
 
 
+@pytest.mark.usefixtures("kernels")
+@pytest.mark.parametrize("case", ["causal", "varlen"])
+def test_sm_margin(case):
+    """sm_margin leaves SMs free (the persistent grid is smaller; each CTA takes more tiles):
+    the same output and lse, bit for bit, as without it; a margin of every SM is refused."""
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    if case == "causal":
+        q, k, v = qkv(2, 32, 8, 600, 600, 128, torch.bfloat16)
+        args = (q, k, v, None, None, None, 0.0, 0.125, -1, 0, False, 0.0, False, None)
+        op = ops.attention_fwd
+    else:
+        lengths = torch.randint(1, 700, (40,)).tolist()
+        (q,), cu = packed(lengths, 8, 128, torch.bfloat16)
+        (k, v), _ = packed(lengths, 4, 128, torch.bfloat16, count=2)
+        args = (q, k, v, cu, cu, max(lengths), max(lengths), None, None, 0.0, 0.125, -1, 0,
+                False, 0.0, False, None)
+        op = ops.attention_varlen_fwd
+    out, lse = op(*args)
+    for margin in (4, 100, sms - 1):
+        out_m, lse_m = op(*args, margin)
+        assert torch.equal(out_m, out) and torch.equal(lse_m, lse), margin
+    with pytest.raises(ValueError, match=rf"sm_margin={sms}: the device has {sms} SMs"):
+        op(*args, sms)
+
+
 # Split-KV decoding and 64-bit offsets.
 
 

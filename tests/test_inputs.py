@@ -139,6 +139,9 @@ def test_op_checks_direct_calls():
         with pytest.raises(ValueError,
                            match=rf"the ops' scale must be finite and > 0 .*got {shown}$"):
             op(q, k, v, None, None, None, 0.0, scale, -1, -1, False, 0.0, False)
+    with pytest.raises(ValueError, match=r"sm_margin must be an int >= 0 \(the SMs the forward "
+                                         r"leaves free\), got -2"):
+        op(q, k, v, None, None, None, 0.0, 1.0, -1, -1, False, 0.0, False, None, -2)
 
 
 @pytest.mark.parametrize("shape_q, shape_kv", [((0, 4, 8, 16), (0, 4, 8, 16)),

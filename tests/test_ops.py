@@ -70,6 +70,16 @@ def test_opcheck_non_contiguous_layout():
                           (q, k, v, None, None, None, 0.0, 0.25, -1, 0, False, 0.0, False))
 
 
+def test_opcheck_sm_margin():
+    """sm_margin (SMs a CUDA forward leaves free) through the schema and the fake; the CPU
+    kernels take it and give the same result."""
+    args = dense_args(mask=False)
+    torch.library.opcheck(ops.attention_fwd, (*args, None, 3))
+    for a, b in zip(ops.attention_fwd(*args, None, 3), ops.attention_fwd(*args)):
+        assert torch.equal(a, b)
+    torch.library.opcheck(ops.attention_varlen_fwd, (*varlen_args(), None, 1))
+
+
 def _train_step(q, k, v, mask, slopes):
     out = flash_ext.attention(q, k, v, attn_mask=mask, is_causal=True, enable_gqa=True,
                               alibi_slopes=slopes, softcap=20.0, window_size=(6, -1))

@@ -170,8 +170,9 @@ def spawn(world: int, cases: list[Case], tmp_path) -> None:
 
 
 def forward_group_worker(rank: int, world: int, init_file: str) -> None:
-    """The forward's exchanges over a group of their own: the same results, bit for bit, as
-    over `group`; a group of other ranks is refused before any exchange."""
+    """The forward's exchanges over a group of their own, its kernels leaving SMs to them
+    (sm_margin, which the CPU kernels take and ignore): the same results, bit for bit, as over
+    `group`; a group of other ranks and a negative sm_margin are refused before any exchange."""
     dist.init_process_group("gloo", init_method=f"file://{init_file}", rank=rank,
                             world_size=world)
     try:
@@ -180,21 +181,24 @@ def forward_group_worker(rank: int, world: int, init_file: str) -> None:
         torch.manual_seed(0)
         full = [torch.randn(2, 4, 64, 32) for _ in range(4)]
         runs = []
-        for forward_group in (None, own):
+        for forward_group, sm_margin in ((None, 0), (own, 4)):
             x = [shard(t, layout="zigzag").requires_grad_(True) for t in full[:3]]
-            out = ring_attention(*x, layout="zigzag", is_causal=True, forward_group=forward_group)
+            out = ring_attention(*x, layout="zigzag", is_causal=True, forward_group=forward_group,
+                                 sm_margin=sm_margin)
             runs.append((out, *torch.autograd.grad(out, x, shard(full[3], layout="zigzag"))))
         assert all(torch.equal(a, b) for a, b in zip(*runs))
         packed = [t.transpose(1, 2).reshape(-1, 4, 32) for t in full]
         cu = [0, 40, 90, 128]
         outs = [ring_attention_varlen(*(shard(t, dim=0) for t in packed[:3]), cu,
-                                      forward_group=forward_group)
-                for forward_group in (None, own)]
+                                      forward_group=forward_group, sm_margin=sm_margin)
+                for forward_group, sm_margin in ((None, 0), (own, 2))]
         assert torch.equal(*outs)
         if rank == 0:
             with pytest.raises(ValueError, match=r"forward_group: expected a group of group's "
                                                  r"ranks in its order \[0, 1\], got \[0\]"):
                 ring_attention(*(shard(t) for t in full[:3]), forward_group=first_only)
+            with pytest.raises(ValueError, match=r"sm_margin=-1: expected an int >= 0"):
+                ring_attention(*(shard(t) for t in full[:3]), sm_margin=-1)
         dist.barrier()
     finally:
         dist.destroy_process_group()

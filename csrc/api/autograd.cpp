@@ -137,12 +137,13 @@ struct DenseAttention : torch::autograd::Function<DenseAttention> {
                                const OptTensor& alibi_slopes, const OptTensor& dropout_seed,
                                double dropout_p, double scale, int64_t window_left,
                                int64_t window_right, bool bottom_right, double softcap,
-                               bool deterministic, bool seq_first, const OptTensor& sinks) {
+                               bool deterministic, bool seq_first, int64_t sm_margin,
+                               const OptTensor& sinks) {
     at::AutoDispatchBelowADInplaceOrView below;
     auto [out, lse] = op::attention_fwd().call(
         heads_second(q, seq_first), heads_second(k, seq_first), heads_second(v, seq_first),
         attn_mask, alibi_slopes, dropout_seed, dropout_p, scale, window_left, window_right,
-        bottom_right, softcap, deterministic, sinks);
+        bottom_right, softcap, deterministic, sinks, sm_margin);
     out = heads_second(out, seq_first);
     ctx->save_for_backward({q, k, v, out, lse, attn_mask.value_or(Tensor()),
                             alibi_slopes.value_or(Tensor()), dropout_seed.value_or(Tensor()),
@@ -156,7 +157,7 @@ struct DenseAttention : torch::autograd::Function<DenseAttention> {
     const variable_list s = ctx->get_saved_variables();
     const Options o(ctx);
     const bool seq_first = o.seq_first;
-    if (!grads[0].defined()) return variable_list(15);
+    if (!grads[0].defined()) return variable_list(16);
     at::AutoDispatchBelowADInplaceOrView below;
     const Tensor grad_out = heads_second(grads[0], seq_first), out = heads_second(s[3], seq_first);
     const OptTensor sinks = sinks_needing_grad(ctx, s);
@@ -166,7 +167,7 @@ struct DenseAttention : torch::autograd::Function<DenseAttention> {
         optional(s[7]), o.dropout_p, o.scale, o.window_left, o.window_right, o.bottom_right,
         o.softcap, o.deterministic, sinks);
     return input_grads(
-        15, {heads_second(dq, seq_first), heads_second(dk, seq_first), heads_second(dv, seq_first)},
+        16, {heads_second(dq, seq_first), heads_second(dk, seq_first), heads_second(dv, seq_first)},
         sinks_grad_as_input(dsinks, sinks), {grads[0], s[0], s[1], s[2], s[3], s[8]});
   }
 };
@@ -178,12 +179,13 @@ struct VarlenAttention : torch::autograd::Function<VarlenAttention> {
                                int64_t max_seqlen_k, const OptTensor& alibi_slopes,
                                const OptTensor& dropout_seed, double dropout_p, double scale,
                                int64_t window_left, int64_t window_right, bool bottom_right,
-                               double softcap, bool deterministic, const OptTensor& sinks) {
+                               double softcap, bool deterministic, int64_t sm_margin,
+                               const OptTensor& sinks) {
     at::AutoDispatchBelowADInplaceOrView below;
     auto [out, lse] = op::attention_varlen_fwd().call(
         q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, alibi_slopes,
         dropout_seed, dropout_p, scale, window_left, window_right, bottom_right, softcap,
-        deterministic, sinks);
+        deterministic, sinks, sm_margin);
     ctx->save_for_backward({q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k,
                             alibi_slopes.value_or(Tensor()), dropout_seed.value_or(Tensor()),
                             sinks.value_or(Tensor())});
@@ -194,7 +196,7 @@ struct VarlenAttention : torch::autograd::Function<VarlenAttention> {
 
   static variable_list backward(AutogradContext* ctx, variable_list grads) {
     const variable_list s = ctx->get_saved_variables();
-    if (!grads[0].defined()) return variable_list(17);
+    if (!grads[0].defined()) return variable_list(18);
     const Options o(ctx);
     at::AutoDispatchBelowADInplaceOrView below;
     const OptTensor sinks = sinks_needing_grad(ctx, s);
@@ -202,7 +204,7 @@ struct VarlenAttention : torch::autograd::Function<VarlenAttention> {
         grads[0], s[0], s[1], s[2], s[3], s[4], s[5], s[6], o.max_seqlen_q, o.max_seqlen_k,
         optional(s[7]), optional(s[8]), o.dropout_p, o.scale, o.window_left, o.window_right,
         o.bottom_right, o.softcap, o.deterministic, sinks);
-    return input_grads(17, {dq, dk, dv}, sinks_grad_as_input(dsinks, sinks),
+    return input_grads(18, {dq, dk, dv}, sinks_grad_as_input(dsinks, sinks),
                        {grads[0], s[0], s[1], s[2], s[3], s[9]});
   }
 };
@@ -280,10 +282,10 @@ std::tuple<Tensor, Tensor> attention_fwd(const Tensor& q, const Tensor& k, const
                                          const OptTensor& dropout_seed, double dropout_p,
                                          double scale, int64_t window_left, int64_t window_right,
                                          bool bottom_right, double softcap, bool deterministic,
-                                         const OptTensor& sinks) {
+                                         const OptTensor& sinks, int64_t sm_margin) {
   return dense_attention(q, k, v, attn_mask, alibi_slopes, dropout_seed, dropout_p, scale,
                          window_left, window_right, bottom_right, softcap, deterministic,
-                         /*seq_first=*/false, sinks);
+                         /*seq_first=*/false, sinks, sm_margin);
 }
 
 std::tuple<Tensor, Tensor> attention_varlen_fwd(
@@ -291,10 +293,10 @@ std::tuple<Tensor, Tensor> attention_varlen_fwd(
     const Tensor& cu_seqlens_k, int64_t max_seqlen_q, int64_t max_seqlen_k,
     const OptTensor& alibi_slopes, const OptTensor& dropout_seed, double dropout_p, double scale,
     int64_t window_left, int64_t window_right, bool bottom_right, double softcap,
-    bool deterministic, const OptTensor& sinks) {
+    bool deterministic, const OptTensor& sinks, int64_t sm_margin) {
   return varlen_attention(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k,
                           alibi_slopes, dropout_seed, dropout_p, scale, window_left,
-                          window_right, bottom_right, softcap, deterministic, sinks);
+                          window_right, bottom_right, softcap, deterministic, sinks, sm_margin);
 }
 
 std::tuple<Tensor, Tensor> mem_eff_fwd(
@@ -315,18 +317,18 @@ std::tuple<Tensor, Tensor> dense_attention(
     const Tensor& q, const Tensor& k, const Tensor& v, const OptTensor& attn_mask,
     const OptTensor& alibi_slopes, const OptTensor& dropout_seed, double dropout_p, double scale,
     int64_t window_left, int64_t window_right, bool bottom_right, double softcap,
-    bool deterministic, bool seq_first, const OptTensor& sinks) {
+    bool deterministic, bool seq_first, const OptTensor& sinks, int64_t sm_margin) {
   if (!records({&q, &k, &v, &or_undefined(attn_mask), &or_undefined(sinks)})) {
     at::AutoDispatchBelowADInplaceOrView below;
     auto [out, lse] = op::attention_fwd().call(
         heads_second(q, seq_first), heads_second(k, seq_first), heads_second(v, seq_first),
         attn_mask, alibi_slopes, dropout_seed, dropout_p, scale, window_left, window_right,
-        bottom_right, softcap, deterministic, sinks);
+        bottom_right, softcap, deterministic, sinks, sm_margin);
     return {heads_second(out, seq_first), lse};
   }
   return pair(DenseAttention::apply(q, k, v, attn_mask, alibi_slopes, dropout_seed, dropout_p,
                                     scale, window_left, window_right, bottom_right, softcap,
-                                    deterministic, seq_first, sinks));
+                                    deterministic, seq_first, sm_margin, sinks));
 }
 
 std::tuple<Tensor, Tensor> varlen_attention(
@@ -334,18 +336,18 @@ std::tuple<Tensor, Tensor> varlen_attention(
     const Tensor& cu_seqlens_k, int64_t max_seqlen_q, int64_t max_seqlen_k,
     const OptTensor& alibi_slopes, const OptTensor& dropout_seed, double dropout_p, double scale,
     int64_t window_left, int64_t window_right, bool bottom_right, double softcap,
-    bool deterministic, const OptTensor& sinks) {
+    bool deterministic, const OptTensor& sinks, int64_t sm_margin) {
   if (!records({&q, &k, &v, &or_undefined(sinks)})) {
     at::AutoDispatchBelowADInplaceOrView below;
     return op::attention_varlen_fwd().call(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q,
                                            max_seqlen_k, alibi_slopes, dropout_seed, dropout_p,
                                            scale, window_left, window_right, bottom_right,
-                                           softcap, deterministic, sinks);
+                                           softcap, deterministic, sinks, sm_margin);
   }
   return pair(VarlenAttention::apply(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q,
                                      max_seqlen_k, alibi_slopes, dropout_seed, dropout_p, scale,
                                      window_left, window_right, bottom_right, softcap,
-                                     deterministic, sinks));
+                                     deterministic, sm_margin, sinks));
 }
 
 std::tuple<Tensor, Tensor> mem_eff_attention(

@@ -16,6 +16,9 @@
 // which the backward ops return (tensors.h's sinks_grad; on flash from the row sums its kernels
 // compute anyway): no pass over the score matrix. Dropout (applied to the probabilities after
 // the sink, as in gpt-oss's eager attention) and deterministic mode carry over.
+//
+// sm_margin: the SMs the forward leaves free (the ops' schemas say more); the backward takes
+// all of them.
 #pragma once
 
 #include <ATen/core/Tensor.h>
@@ -31,7 +34,8 @@ std::tuple<at::Tensor, at::Tensor> dense_attention(
     const std::optional<at::Tensor>& attn_mask, const std::optional<at::Tensor>& alibi_slopes,
     const std::optional<at::Tensor>& dropout_seed, double dropout_p, double scale,
     int64_t window_left, int64_t window_right, bool bottom_right, double softcap,
-    bool deterministic, bool seq_first, const std::optional<at::Tensor>& sinks);
+    bool deterministic, bool seq_first, const std::optional<at::Tensor>& sinks,
+    int64_t sm_margin = 0);
 
 // attention_varlen_fwd.
 std::tuple<at::Tensor, at::Tensor> varlen_attention(
@@ -39,7 +43,8 @@ std::tuple<at::Tensor, at::Tensor> varlen_attention(
     const at::Tensor& cu_seqlens_k, int64_t max_seqlen_q, int64_t max_seqlen_k,
     const std::optional<at::Tensor>& alibi_slopes, const std::optional<at::Tensor>& dropout_seed,
     double dropout_p, double scale, int64_t window_left, int64_t window_right, bool bottom_right,
-    double softcap, bool deterministic, const std::optional<at::Tensor>& sinks);
+    double softcap, bool deterministic, const std::optional<at::Tensor>& sinks,
+    int64_t sm_margin = 0);
 
 // mem_eff_fwd.
 std::tuple<at::Tensor, at::Tensor> mem_eff_attention(

@@ -204,6 +204,14 @@ void check_max_seqlens(int64_t max_seqlen_q, int64_t max_seqlen_k) {
   }
 }
 
+void check_sm_margin(int64_t sm_margin, int64_t num_sms) {
+  TORCH_CHECK_VALUE(sm_margin >= 0, "sm_margin must be an int >= 0 (the SMs the forward leaves "
+                    "free), got ", sm_margin);
+  TORCH_CHECK_VALUE(num_sms <= 0 || sm_margin < num_sms, "sm_margin=", sm_margin, ": the device "
+                    "has ", num_sms, " SMs; the forward needs at least one (sm_margin < ",
+                    num_sms, ")");
+}
+
 void check_cu_seqlens_values(const at::Tensor& cu_seqlens_q, const at::Tensor& cu_seqlens_k,
                              int64_t total_q, int64_t total_k, int64_t max_seqlen_q,
                              int64_t max_seqlen_k) {

@@ -73,6 +73,10 @@ void check_cu_seqlens_layout(const at::Tensor& cu_seqlens_q, const at::Tensor& c
 
 void check_max_seqlens(int64_t max_seqlen_q, int64_t max_seqlen_k);
 
+// sm_margin, the SMs a forward leaves free: >= 0 and, where the device's SM count is known
+// (num_sms > 0), below it.
+void check_sm_margin(int64_t sm_margin, int64_t num_sms = 0);
+
 // cu_seqlens_q/k values: starting at 0, non-decreasing, ending at the packed totals, no
 // sequence longer than max_seqlen. Reads the values: they must be on the CPU.
 void check_cu_seqlens_values(const at::Tensor& cu_seqlens_q, const at::Tensor& cu_seqlens_k,

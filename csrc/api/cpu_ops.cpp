@@ -183,7 +183,9 @@ std::tuple<Tensor, Tensor> attention_fwd(const Tensor& q, const Tensor& k, const
                                          const OptTensor& dropout_seed, double dropout_p,
                                          double scale, int64_t window_left, int64_t window_right,
                                          bool bottom_right, double softcap,
-                                         bool /*deterministic*/, const OptTensor& sinks) {
+                                         bool /*deterministic*/, const OptTensor& sinks,
+                                         int64_t sm_margin) {
+  check_sm_margin(sm_margin);  // the CPU kernels have no SMs to leave: only checked
   const AttentionOptions o{alibi_slopes, dropout_seed, dropout_p, scale,
                            window_left,  window_right, softcap};
   return forward(q, k, v, attn_mask, o, bottom_right, nullptr, nullptr, 0, 0, sinks);
@@ -205,7 +207,8 @@ std::tuple<Tensor, Tensor> attention_varlen_fwd(
     const Tensor& cu_seqlens_k, int64_t max_seqlen_q, int64_t max_seqlen_k,
     const OptTensor& alibi_slopes, const OptTensor& dropout_seed, double dropout_p, double scale,
     int64_t window_left, int64_t window_right, bool bottom_right, double softcap,
-    bool /*deterministic*/, const OptTensor& sinks) {
+    bool /*deterministic*/, const OptTensor& sinks, int64_t sm_margin) {
+  check_sm_margin(sm_margin);
   const AttentionOptions o{alibi_slopes, dropout_seed, dropout_p, scale,
                            window_left,  window_right, softcap};
   return forward(q, k, v, std::nullopt, o, bottom_right, &cu_seqlens_q, &cu_seqlens_k,

@@ -26,7 +26,7 @@ using Quad = std::tuple<Tensor, Tensor, Tensor, Tensor>;
 FLASH_EXT_OP_HANDLE(attention_fwd,
                     Pair(const Tensor&, const Tensor&, const Tensor&, const OptTensor&,
                          const OptTensor&, const OptTensor&, double, double, int64_t, int64_t,
-                         bool, double, bool, const OptTensor&))
+                         bool, double, bool, const OptTensor&, int64_t))
 FLASH_EXT_OP_HANDLE(attention_bwd,
                     Quad(const Tensor&, const Tensor&, const Tensor&, const Tensor&, const Tensor&,
                          const Tensor&, const OptTensor&, const OptTensor&, const OptTensor&,
@@ -34,7 +34,8 @@ FLASH_EXT_OP_HANDLE(attention_bwd,
 FLASH_EXT_OP_HANDLE(attention_varlen_fwd,
                     Pair(const Tensor&, const Tensor&, const Tensor&, const Tensor&,
                          const Tensor&, int64_t, int64_t, const OptTensor&, const OptTensor&,
-                         double, double, int64_t, int64_t, bool, double, bool, const OptTensor&))
+                         double, double, int64_t, int64_t, bool, double, bool, const OptTensor&,
+                         int64_t))
 FLASH_EXT_OP_HANDLE(attention_varlen_bwd,
                     Quad(const Tensor&, const Tensor&, const Tensor&, const Tensor&, const Tensor&,
                          const Tensor&, const Tensor&, const Tensor&, int64_t, int64_t,

@@ -26,12 +26,15 @@ TORCH_LIBRARY(flash_ext, m) {
   // dtype: a logit per query head that joins every row's softmax, its probability dropped;
   // out and lse include it (the backward takes them as they are). The backward returns the
   // sinks' gradient (Hq,) fp32 when given the sinks, from its own rowsum(dO * out) (no pass of
-  // its own over dO and out on CUDA), else an empty (0,).
+  // its own over dO and out on CUDA), else an empty (0,). sm_margin: SMs the forward leaves
+  // free (the persistent Hopper forward's grid takes the others), for kernels of another stream
+  // that must run beside it, as ring attention's K/V exchange; 0 <= sm_margin < the device's
+  // SM count; the sm80 kernels and the CPU take and ignore it.
   m.def(
       "attention_fwd(Tensor q, Tensor k, Tensor v, Tensor? attn_mask, Tensor? alibi_slopes, "
       "Tensor? dropout_seed, float dropout_p, float scale, int window_left, int window_right, "
-      "bool bottom_right, float softcap, bool deterministic, Tensor? sinks=None) "
-      "-> (Tensor out, Tensor lse)");
+      "bool bottom_right, float softcap, bool deterministic, Tensor? sinks=None, "
+      "int sm_margin=0) -> (Tensor out, Tensor lse)");
   m.def(
       "attention_bwd(Tensor grad_out, Tensor q, Tensor k, Tensor v, Tensor out, Tensor lse, "
       "Tensor? attn_mask, Tensor? alibi_slopes, Tensor? dropout_seed, float dropout_p, "
@@ -39,13 +42,14 @@ TORCH_LIBRARY(flash_ext, m) {
       "bool deterministic, Tensor? sinks=None) "
       "-> (Tensor grad_q, Tensor grad_k, Tensor grad_v, Tensor grad_sinks)");
   // Packed varlen attention on q (Tq, Hq, D), k and v (Tk, Hkv, D) with int32 prefix sums
-  // cu_seqlens (B + 1). Returns out (like q) and lse (Hq, Tq) fp32. sinks as attention_fwd's.
+  // cu_seqlens (B + 1). Returns out (like q) and lse (Hq, Tq) fp32. sinks and sm_margin as
+  // attention_fwd's.
   m.def(
       "attention_varlen_fwd(Tensor q, Tensor k, Tensor v, Tensor cu_seqlens_q, "
       "Tensor cu_seqlens_k, int max_seqlen_q, int max_seqlen_k, Tensor? alibi_slopes, "
       "Tensor? dropout_seed, float dropout_p, float scale, int window_left, int window_right, "
-      "bool bottom_right, float softcap, bool deterministic, Tensor? sinks=None) "
-      "-> (Tensor out, Tensor lse)");
+      "bool bottom_right, float softcap, bool deterministic, Tensor? sinks=None, "
+      "int sm_margin=0) -> (Tensor out, Tensor lse)");
   m.def(
       "attention_varlen_bwd(Tensor grad_out, Tensor q, Tensor k, Tensor v, Tensor out, "
       "Tensor lse, Tensor cu_seqlens_q, Tensor cu_seqlens_k, int max_seqlen_q, "

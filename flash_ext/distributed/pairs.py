@@ -32,6 +32,7 @@ class RingOptions:
     scale: float
     deterministic: bool
     softcap: float = 0.0  # > 0: score = softcap * tanh(scale * q.k / softcap)
+    sm_margin: int = 0  # SMs the forward's kernels leave free while an exchange is in flight
 
 
 def rows(t: Tensor, dim: int, index: slice) -> Tensor:
@@ -99,12 +100,13 @@ class Dense:
     def final_lse(self, acc_lse: Tensor) -> Tensor:
         return acc_lse
 
-    def forward(self, q: Tensor, k: Tensor, v: Tensor, pair: DensePair) -> tuple[Tensor, Tensor]:
+    def forward(self, q: Tensor, k: Tensor, v: Tensor, pair: DensePair,
+                sm_margin: int = 0) -> tuple[Tensor, Tensor]:
         o = self.options
         return torch.ops.flash_ext.attention_fwd(
             rows(q, 2, pair.q_rows), rows(k, 2, pair.k_rows), rows(v, 2, pair.k_rows), None, None,
             None, 0.0, o.scale, pair.window_left, pair.window_right, False, o.softcap,
-            o.deterministic)
+            o.deterministic, None, sm_margin)
 
     def backward(self, dout: Tensor, q: Tensor, k: Tensor, v: Tensor, out: Tensor, lse: Tensor,
                  pair: DensePair) -> tuple[Tensor, Tensor, Tensor]:
@@ -212,12 +214,13 @@ class Varlen:
     def final_lse(self, acc_lse: Tensor) -> Tensor:
         return acc_lse.t().contiguous()
 
-    def forward(self, q: Tensor, k: Tensor, v: Tensor, pair: VarlenPair) -> tuple[Tensor, Tensor]:
+    def forward(self, q: Tensor, k: Tensor, v: Tensor, pair: VarlenPair,
+                sm_margin: int = 0) -> tuple[Tensor, Tensor]:
         o = self.options
         out, lse = torch.ops.flash_ext.attention_varlen_fwd(
             q[pair.q_rows], k[pair.k_rows], v[pair.k_rows], pair.cu_seqlens_q, pair.cu_seqlens_k,
             pair.max_seqlen_q, pair.max_seqlen_k, None, None, 0.0, o.scale, pair.window_left,
-            pair.window_right, False, o.softcap, o.deterministic)
+            pair.window_right, False, o.softcap, o.deterministic, None, sm_margin)
         return out, lse.t()
 
     def backward(self, dout: Tensor, q: Tensor, k: Tensor, v: Tensor, out: Tensor, lse: Tensor,

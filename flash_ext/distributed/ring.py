@@ -66,9 +66,9 @@ def _split(kv: Tensor, k_shape: torch.Size, v_shape: torch.Size) -> tuple[Tensor
 
 
 def _shards(ring: _Ring, attention: Dense | Varlen, q: Tensor, k: Tensor, v: Tensor):
-    """Yields, for each step, the K/V shard this rank holds (one flat buffer, both in it) and
-    the pairs of its query segments with that shard's segments; the next shard is on its way
-    meanwhile."""
+    """Yields, for each step, the K/V shard this rank holds (one flat buffer, both in it), the
+    pairs of its query segments with that shard's segments, and whether the next shard is on
+    its way meanwhile."""
     local_len = q.shape[attention.row_dim]
     layout = attention.options.layout
     mine = segments(layout, ring.rank, ring.world, local_len)
@@ -77,7 +77,8 @@ def _shards(ring: _Ring, attention: Dense | Varlen, q: Tensor, k: Tensor, v: Ten
         last = step == ring.world - 1
         if not last:
             next_kv, requests = ring.pass_on(kv)
-        yield kv, attention.pairs(mine, segments(layout, ring.owner(step), ring.world, local_len))
+        yield (kv, attention.pairs(mine, segments(layout, ring.owner(step), ring.world, local_len)),
+               not last)
         if not last:
             _wait(requests)
             kv = next_kv
@@ -89,10 +90,11 @@ def ring_forward(q: Tensor, k: Tensor, v: Tensor, sinks: Tensor | None,
     dim = attention.row_dim
     acc_out = torch.zeros((*q.shape[:-1], v.shape[-1]), dtype=torch.float32, device=q.device)
     acc_lse = attention.new_lse(q)
-    for kv, pairs in _shards(_Ring(group), attention, q, k, v):
+    for kv, pairs, exchanging in _shards(_Ring(group), attention, q, k, v):
         k_held, v_held = _split(kv, k.shape, v.shape)
+        sm_margin = attention.options.sm_margin if exchanging else 0
         for pair in pairs:
-            out, lse = attention.forward(q, k_held, v_held, pair)
+            out, lse = attention.forward(q, k_held, v_held, pair, sm_margin)
             merge_(rows(acc_out, dim, pair.q_rows), rows(acc_lse, dim, pair.q_rows), out, lse)
     if sinks is not None:  # on the fp32 accumulator; rows without keys: out 0, lse the sink
         with_sink = torch.logaddexp(acc_lse, attention.per_head(sinks.float()))
@@ -108,7 +110,7 @@ def ring_backward(dout: Tensor, q: Tensor, k: Tensor, v: Tensor, out: Tensor, ls
     dim = attention.row_dim
     dq = torch.zeros(q.shape, dtype=torch.float32, device=q.device)
     dkv_in_flight = None  # the held shard's dK/dV so far, coming from the previous rank
-    for kv, pairs in _shards(ring, attention, q, k, v):
+    for kv, pairs, _ in _shards(ring, attention, q, k, v):
         k_held, v_held = _split(kv, k.shape, v.shape)
         dkv = torch.zeros(kv.shape, dtype=torch.float32, device=q.device)
         dk_held, dv_held = _split(dkv, k.shape, v.shape)
@@ -228,7 +230,8 @@ def _scale(scale: float | None, head_dim: int) -> float:
 
 
 def _options(q: Tensor, layout: str, is_causal: bool, window_size, scale: float | None,
-             softcap: float, sinks: Tensor | None, deterministic: bool) -> RingOptions:
+             softcap: float, sinks: Tensor | None, deterministic: bool,
+             sm_margin: int) -> RingOptions:
     if (not isinstance(window_size, (tuple, list)) or len(window_size) != 2
             or any(not isinstance(w, int) or w < -1 for w in window_size)):
         raise ValueError(f"window_size={window_size!r}: expected (left, right), each -1 "
@@ -244,9 +247,12 @@ def _options(q: Tensor, layout: str, is_causal: bool, window_size, scale: float 
         if sinks.dtype not in (torch.float32, q.dtype) or sinks.device != q.device:
             raise ValueError(f"sinks: expected torch.float32 or the inputs' dtype ({q.dtype}) "
                              f"on {q.device}, got {sinks.dtype} on {sinks.device}")
+    if isinstance(sm_margin, bool) or not isinstance(sm_margin, int) or sm_margin < 0:
+        raise ValueError(f"sm_margin={sm_margin!r}: expected an int >= 0, the SMs the forward's "
+                         "kernels leave to the exchange (0: none)")
     window_left, window_right = window_size
     return RingOptions(layout, window_left, 0 if is_causal else window_right,
-                       _scale(scale, q.shape[-1]), deterministic, float(softcap))
+                       _scale(scale, q.shape[-1]), deterministic, float(softcap), sm_margin)
 
 
 def ring_attention(query: Tensor, key: Tensor, value: Tensor, *,
@@ -255,7 +261,7 @@ def ring_attention(query: Tensor, key: Tensor, value: Tensor, *,
                    scale: float | None = None, enable_gqa: bool = False,
                    softcap: float = 0.0, sinks: Tensor | None = None,
                    deterministic: bool = False, return_lse: bool = False,
-                   forward_group: dist.ProcessGroup | None = None,
+                   forward_group: dist.ProcessGroup | None = None, sm_margin: int = 0,
                    ) -> Tensor | tuple[Tensor, Tensor]:
     """Attention over a sequence sharded across `group` (default: the whole world), called by
     every rank with its shard: query (B, Hq, S_local, D), key (B, Hkv, S_local, D) and value
@@ -270,13 +276,15 @@ def ring_attention(query: Tensor, key: Tensor, value: Tensor, *,
     (group over gloo), CUDA tensors the flash kernel (fp16/bf16, group over NCCL).
     forward_group (default: group) carries the forward's key/value exchanges: a group of the
     same ranks whose NCCL kernels take a few CTAs (ProcessGroupNCCL.Options with
-    config.max_ctas = 4) leaves the forward's kernels the other SMs, so that an exchange runs
-    beside them (two H100s, S = 64k causal, the forward on such a group: 90% -> 95% scaling
-    efficiency), while the backward's larger exchanges run better on `group`."""
+    config.max_ctas = 4), while the backward's larger exchanges run better on `group`.
+    sm_margin: the SMs the forward's kernels leave free while an exchange is in flight (the
+    persistent Hopper forward's grid; set it to forward_group's max_ctas), so that the
+    exchange's NCCL kernels start at once on every rank instead of waiting for a kernel's grid
+    to drain (benchmarks/NOTES.md, "Context parallelism")."""
     _check(query, key, value, layout, enable_gqa, "(B, H, S_local, D)")
     _check_forward_group(group, forward_group)
     attention = Dense(_options(query, layout, is_causal, window_size, scale, softcap, sinks,
-                               deterministic))
+                               deterministic, sm_margin))
     out, lse = _RingAttention.apply(query, key, value, sinks, attention, group, forward_group)
     return (out, lse) if return_lse else out
 
@@ -297,7 +305,7 @@ def ring_attention_varlen(query: Tensor, key: Tensor, value: Tensor, cu_seqlens,
                           scale: float | None = None, enable_gqa: bool = False,
                           softcap: float = 0.0, sinks: Tensor | None = None,
                           deterministic: bool = False, return_lse: bool = False,
-                          forward_group: dist.ProcessGroup | None = None,
+                          forward_group: dist.ProcessGroup | None = None, sm_margin: int = 0,
                           ) -> Tensor | tuple[Tensor, Tensor]:
     """ring_attention on a packed sequence of documents (attention within each document, as
     flash_ext.attention_varlen): query (T_local, Hq, D), key and value (T_local, Hkv, D), this
@@ -306,12 +314,12 @@ def ring_attention_varlen(query: Tensor, key: Tensor, value: Tensor, cu_seqlens,
     same on every rank): documents may span shards. Returns this rank's rows of the output,
     (T_local, Hq, D); with return_lse also their fp32 log-sum-exp (Hq, T_local). is_causal and
     window_size within each document, in its own positions (as attention_varlen's); softcap,
-    sinks and forward_group as in ring_attention."""
+    sinks, forward_group and sm_margin as in ring_attention."""
     _check(query, key, value, layout, enable_gqa, "(T_local, H, D)")
     _check_forward_group(group, forward_group)
     world, _ = group_size_rank(group)
     cu = _global_cu_seqlens(cu_seqlens, world * query.shape[0])
     attention = Varlen(_options(query, layout, is_causal, window_size, scale,
-                                softcap, sinks, deterministic), cu, query.device)
+                                softcap, sinks, deterministic, sm_margin), cu, query.device)
     out, lse = _RingAttention.apply(query, key, value, sinks, attention, group, forward_group)
     return (out, lse) if return_lse else out

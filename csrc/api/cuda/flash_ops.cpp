@@ -112,9 +112,13 @@ struct Workspace {
 // The kernels join the sinks as they normalize (the combine kernel, under split-KV).
 std::tuple<Tensor, Tensor> forward(const Tensor& q_in, const Tensor& k_in, const Tensor& v_in,
                                    const AttentionOptions& o, bool bottom_right,
-                                   const Varlen& varlen, const OptTensor& sinks) {
+                                   const Varlen& varlen, const OptTensor& sinks,
+                                   int64_t sm_margin) {
   const int64_t batch = gpu::check_call(q_in, k_in, v_in, o, varlen, check_flash_call);
   if (sinks.has_value()) check_sinks(*sinks, q_in, q_in.sym_size(1), "sinks", "q");
+  if (sm_margin != 0) {
+    check_sm_margin(sm_margin, gpu::device_attribute(cudaDevAttrMultiProcessorCount, q_in));
+  }
   const c10::cuda::CUDAGuard guard(q_in.device());
   const Tensor q = aligned_rows(q_in), k = aligned_rows(k_in), v = aligned_rows(v_in);
   auto [out, lse] = empty_forward_outputs(q, v, varlen.packed());
@@ -126,6 +130,7 @@ std::tuple<Tensor, Tensor> forward(const Tensor& q_in, const Tensor& k_in, const
   flash::FwdParams p;
   Held held;
   gpu::describe(p, held, q, k, v, out, lse, o, bottom_right, varlen, batch);
+  p.num_sms -= static_cast<int>(sm_margin);  // the persistent grid's size; the split heuristic's
   p.num_splits = p.head_dim_v == p.head_dim ? flash::fwd_num_splits(p) : 1;
   TORCH_CHECK(p.head_dim_v == p.head_dim || flash::fwd_dv_runs(p), "flash_ext: the flash "
               "backend runs v head dim ", p.head_dim_v, " with q/k head dim ", p.head_dim,
@@ -227,11 +232,12 @@ std::tuple<Tensor, Tensor> attention_fwd(const Tensor& q, const Tensor& k, const
                                          const OptTensor& dropout_seed, double dropout_p,
                                          double scale, int64_t window_left, int64_t window_right,
                                          bool bottom_right, double softcap,
-                                         bool /*deterministic*/, const OptTensor& sinks) {
+                                         bool /*deterministic*/, const OptTensor& sinks,
+                                         int64_t sm_margin) {
   check_no_attn_mask(attn_mask);
   const AttentionOptions o{alibi_slopes, dropout_seed, dropout_p, scale,
                            window_left,  window_right, softcap};
-  return forward(q, k, v, o, bottom_right, Varlen{}, sinks);
+  return forward(q, k, v, o, bottom_right, Varlen{}, sinks, sm_margin);
 }
 
 Quad attention_bwd(const Tensor& grad_out, const Tensor& q, const Tensor& k, const Tensor& v,
@@ -250,11 +256,12 @@ std::tuple<Tensor, Tensor> attention_varlen_fwd(
     const Tensor& cu_seqlens_k, int64_t max_seqlen_q, int64_t max_seqlen_k,
     const OptTensor& alibi_slopes, const OptTensor& dropout_seed, double dropout_p, double scale,
     int64_t window_left, int64_t window_right, bool bottom_right, double softcap,
-    bool /*deterministic*/, const OptTensor& sinks) {
+    bool /*deterministic*/, const OptTensor& sinks, int64_t sm_margin) {
   const AttentionOptions o{alibi_slopes, dropout_seed, dropout_p, scale,
                            window_left,  window_right, softcap};
   return forward(q, k, v, o, bottom_right,
-                 Varlen{&cu_seqlens_q, &cu_seqlens_k, max_seqlen_q, max_seqlen_k}, sinks);
+                 Varlen{&cu_seqlens_q, &cu_seqlens_k, max_seqlen_q, max_seqlen_k}, sinks,
+                 sm_margin);
 }
 
 Quad attention_varlen_bwd(const Tensor& grad_out, const Tensor& q, const Tensor& k,
