@@ -122,7 +122,8 @@ def main() -> None:
     dtypes = DTYPES[:1] if args.quick else DTYPES
     header = (f"CPU: {cpu_name()}, {os.cpu_count()} cores, {torch.get_num_threads()} threads; "
               f"torch {torch.__version__}; "
-              f"flash_ext {flash_ext.__version__} (cpu kernels: {flash_ext.ops.CPU_ISA}); "
+              f"flash_ext {flash_ext.__version__} (cpu kernels: {flash_ext.ops.CPU_ISA}"
+              f"{', bfloat16 forward on AMX' if flash_ext.ops.cpu_amx() else ''}); "
               f"{datetime.date.today().isoformat()}; median of {repeats} runs")
     print(header, flush=True)
     rows = []

@@ -16,6 +16,9 @@ ops = torch.ops.flash_ext
 
 #: "avx512", "avx2" or "generic": how the CPU kernels were compiled.
 CPU_ISA: str = _C.cpu_isa
+#: Whether bfloat16 calls on the CPU run their forward products as AMX bf16 tiles (a CPU with
+#: AMX, the kernel's permission, FLASH_EXT_CPU_AMX not "0"); else the fp32 kernels run them.
+cpu_amx = _C.cpu_amx
 #: The CUDA backends this build compiled ("flash", "mem_eff"); empty without CUDA.
 CUDA_BACKENDS: frozenset[str] = frozenset(filter(None, _C.cuda_backends.split(":")))
 #: The flash kernel head dims and dtypes ("fp16", "bf16") this build compiled (setup.py's

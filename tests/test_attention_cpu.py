@@ -50,6 +50,33 @@ def test_sizes(dtype, seqlens, is_causal):
     check(qkv(2, 3, 3, *seqlens, head_dim, dtype), is_causal=is_causal)
 
 
+# bfloat16's two forward products run as AMX tile products where the CPU has them (amx.h) and
+# through the fp32 GEMM otherwise or with FLASH_EXT_CPU_AMX=0: both paths over what the tiles
+# pad or cut (head dims off 32, keys off 64, stripes under 16 rows, masks starting mid-tile).
+AMX_CASES = {
+    "causal": dict(shape=(2, 4, 4, 200, 200, 64), is_causal=True),
+    "window_odd_dims": dict(shape=(1, 3, 3, 77, 130, 40), window_size=(20, 5)),
+    "gqa_d136": dict(shape=(2, 6, 2, 33, 300, 136), is_causal=True),
+    "value_head_dim": dict(shape=(1, 2, 2, 50, 90, 96), head_dim_v=72),
+    "softcap_alibi_sinks": dict(shape=(2, 4, 4, 70, 150, 64), softcap=20.0,
+                                alibi_slopes=torch.rand(4), sinks=torch.randn(4)),
+    "mask_d256": dict(shape=(1, 2, 2, 40, 260, 256), attn_mask=torch.rand(40, 260) > 0.2),
+    "rows_17": dict(shape=(3, 2, 1, 17, 17, 8)),
+}
+
+
+@pytest.mark.parametrize("amx", ["1", "0"], ids=["amx", "fp32_gemm"])
+@pytest.mark.parametrize("case", list(AMX_CASES))
+def test_bf16_products(amx, case, monkeypatch):
+    monkeypatch.setenv("FLASH_EXT_CPU_AMX", amx)
+    kwargs = dict(AMX_CASES[case])
+    batch, heads_q, heads_kv, seqlen_q, seqlen_k, head_dim = kwargs.pop("shape")
+    inputs = qkv(batch, heads_q, heads_kv, seqlen_q, seqlen_k, head_dim, torch.bfloat16)
+    if "head_dim_v" in kwargs:
+        inputs = with_value_head_dim(inputs, kwargs.pop("head_dim_v"))
+    check(inputs, **kwargs)
+
+
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("head_dim", HEAD_DIMS)
 def test_head_dims(dtype, head_dim):

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "../cpu/amx.h"
 #include "dispatch.h"
 #include "entry.h"
 #include "checks.h"
@@ -482,6 +483,8 @@ PyMethodDef methods[] = {
     {"explanation_text",
      reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(py_explanation_text)),
      METH_FASTCALL, "explain()'s text."},
+    {"cpu_amx", [](PyObject*, PyObject*) { return PyBool_FromLong(cpu::amx::available()); },
+     METH_NOARGS, "Whether bfloat16 CPU calls run AMX tile products now (cpu/amx.h)."},
     {nullptr, nullptr, 0, nullptr}};
 
 }  // namespace

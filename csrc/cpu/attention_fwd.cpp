@@ -2,7 +2,10 @@
 // fp32 GEMM panels; then every (sequence, q head, block of kBlockM query rows) is one work item
 // that walks its visible keys kBlockN at a time, one stripe of kMicroRows rows after another:
 //   S = (scale Q) K^T -> score modifiers / window -> P = exp(S - running max) -> O += P V
-// (online softmax), and writes O / rowsum and the log-sum-exp at the end.
+// (online softmax), and writes O / rowsum and the log-sum-exp at the end. bfloat16 inputs on a
+// CPU with AMX run both products as bf16 tile products instead (amx.h): K and V packed as bf16
+// tiles, stripes of 16 rows.
+#include "amx.h"
 #include "dropout_tile.h"
 #include "gemm.h"
 #include "mask.h"
@@ -20,6 +23,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <type_traits>
 #include <vector>
@@ -46,12 +50,22 @@ struct PackedKV {
   int64_t v_panel_stride = 0;
 };
 
-inline int64_t packed_kv_floats(int64_t seqlen_k, int64_t head_dim, int64_t head_dim_v) {
+// Floats of one (batch, kv head)'s packed K and V: fp32 panels, or (amx) bf16 tiles, two a
+// float.
+inline int64_t packed_kv_floats(int64_t seqlen_k, int64_t head_dim, int64_t head_dim_v,
+                                bool amx) {
+  if (amx) {
+    return (amx::packed_k_elems(seqlen_k, head_dim) +
+            amx::packed_v_elems(seqlen_k, head_dim_v) + 1) / 2;
+  }
   const int64_t keys = round_up(seqlen_k, kPanelWidth);
   return keys * head_dim + keys * round_up(head_dim_v, kPanelWidth);
 }
 
-inline PackedKV packed_kv_at(float* base, int64_t seqlen_k, int64_t head_dim) {
+inline PackedKV packed_kv_at(float* base, int64_t seqlen_k, int64_t head_dim, bool amx) {
+  if (amx) {  // k_t and v point at bf16 tiles
+    return PackedKV{base, base + amx::packed_k_elems(seqlen_k, head_dim) / 2, 0};
+  }
   const int64_t keys = round_up(seqlen_k, kPanelWidth);
   return PackedKV{base, base + keys * head_dim, keys * kPanelWidth};
 }
@@ -59,8 +73,20 @@ inline PackedKV packed_kv_at(float* base, int64_t seqlen_k, int64_t head_dim) {
 // Packs keys [j0, j1) (j0 a multiple of kPanelWidth) of kv head `kv_head` into `kv`.
 template <typename T>
 void pack_kv_keys(const AttentionParams& p, const SeqLen& seq, int64_t kv_head, int64_t j0,
-                  int64_t j1, const PackedKV& kv) {
+                  int64_t j1, const PackedKV& kv, bool amx) {
   const int64_t d = p.head_dim;
+  if constexpr (std::is_same_v<T, c10::BFloat16>) {
+    if (amx) {
+      amx::pack_keys(reinterpret_cast<const uint16_t*>(static_cast<const T*>(p.k) +
+                                                       seq.k_offset(p.k_strides, kv_head, 0)),
+                     p.k_strides.row,
+                     reinterpret_cast<const uint16_t*>(static_cast<const T*>(p.v) +
+                                                       seq.k_offset(p.v_strides, kv_head, 0)),
+                     p.v_strides.row, d, p.head_dim_v, j0, j1, seq.seqlen_k,
+                     reinterpret_cast<uint16_t*>(kv.k_t), reinterpret_cast<uint16_t*>(kv.v));
+      return;
+    }
+  }
   const T* k = static_cast<const T*>(p.k) + seq.k_offset(p.k_strides, kv_head, j0);
   const T* v = static_cast<const T*>(p.v) + seq.k_offset(p.v_strides, kv_head, j0);
   pack_b_panels(k, 1, p.k_strides.row, d, j1 - j0, 1.f,
@@ -69,6 +95,8 @@ void pack_kv_keys(const AttentionParams& p, const SeqLen& seq, int64_t kv_head, 
                 kv.v_panel_stride);
 }
 
+// A work item's buffers. amx: q holds bf16 rows of round_up(head_dim, 32) (two a float, zero
+// past the head dim), s 16 rows, and p16 the stripe's probabilities in bf16.
 struct ForwardScratch {
   Scratch scratch;
   float* q;        // [kBlockM][head_dim], pre-scaled
@@ -76,17 +104,26 @@ struct ForwardScratch {
   float* acc;      // [kBlockM][round_up(head_dim_v, 16)] unnormalized output
   float* row_max;  // [kBlockM]
   float* row_sum;  // [kBlockM]
+  uint16_t* p16;   // amx: [16][kBlockN]
 
-  ForwardScratch(int64_t head_dim, int64_t head_dim_v)
-      : scratch(Scratch::footprint(kBlockM * head_dim) +
-                Scratch::footprint(kMicroRows * kBlockN) +
+  static int64_t q_floats(int64_t head_dim, bool amx) {
+    return amx ? kBlockM * amx::round_up(head_dim, amx::kDepth) / 2 : kBlockM * head_dim;
+  }
+  static int64_t s_rows(bool amx) { return amx ? amx::kRows : kMicroRows; }
+
+  ForwardScratch(int64_t head_dim, int64_t head_dim_v, bool amx = false)
+      : scratch(Scratch::footprint(q_floats(head_dim, amx)) +
+                Scratch::footprint(s_rows(amx) * kBlockN) +
                 Scratch::footprint(kBlockM * round_up(head_dim_v, kPanelWidth)) +
-                2 * Scratch::footprint(kBlockM)),
-        q(scratch.take(kBlockM * head_dim)),
-        s(scratch.take(kMicroRows * kBlockN)),
+                2 * Scratch::footprint(kBlockM) +
+                (amx ? Scratch::footprint(amx::kRows * kBlockN / 2) : 0)),
+        q(scratch.take(q_floats(head_dim, amx))),
+        s(scratch.take(s_rows(amx) * kBlockN)),
         acc(scratch.take(kBlockM * round_up(head_dim_v, kPanelWidth))),
         row_max(scratch.take(kBlockM)),
-        row_sum(scratch.take(kBlockM)) {}
+        row_sum(scratch.take(kBlockM)),
+        p16(amx ? reinterpret_cast<uint16_t*>(scratch.take(amx::kRows * kBlockN / 2))
+                : nullptr) {}
 };
 
 // Online-softmax step for `rows` rows of the score tile s (row stride kBlockN, `cols` keys):
@@ -94,13 +131,13 @@ struct ForwardScratch {
 // accumulated output rows when their max grew, or zeroes them at the row's first score above
 // -inf. A row whose scores are all -inf so far keeps max -inf and contributes zeros. A NaN or
 // +inf score makes the row's row_sum NaN (exp(NaN - max), inf - inf) for good: the row ends
-// NaN, as in SDPA, without a branch per score.
+// NaN, as in SDPA, without a branch per score. `scale` > 0: the scores are s times it.
 inline void online_softmax(float* s, int64_t rows, int64_t cols, float* row_max, float* row_sum,
-                           float* acc, int64_t ld_acc, int64_t head_dim) {
+                           float* acc, int64_t ld_acc, int64_t head_dim, float scale = 1.f) {
   for (int64_t r = 0; r < rows; ++r) {
     float* s_row = s + r * kBlockN;
     const float max_old = row_max[r];
-    float max_new = max_nan(max_old, max_row(s_row, cols));
+    float max_new = max_nan(max_old, scale * max_row(s_row, cols));
     if (max_new == kNegInf) {
       if (!has_nan(s_row, cols)) {
         std::fill(s_row, s_row + cols, 0.f);
@@ -108,7 +145,7 @@ inline void online_softmax(float* s, int64_t rows, int64_t cols, float* row_max,
       }
       max_new = std::numeric_limits<float>::quiet_NaN();  // NaN and -inf scores only
     }
-    const float block_sum = exp_sum_row(s_row, cols, max_new);
+    const float block_sum = exp_sum_row(s_row, cols, max_new, scale);
     if (max_old == kNegInf) {
       // The row's output starts here, not from what earlier tiles whose keys it does not see
       // left in acc (0 * a NaN value is NaN).
@@ -225,6 +262,103 @@ void forward_block(const AttentionParams& p, const SeqLen& seq, int64_t b, int64
   }
   store_output<T>(p, seq, h, i0, rows, ws, 0, dropout.keep_scale);
 }
+
+#ifdef FLASH_EXT_CPU_AMX
+static_assert(kBlockM % amx::kRows == 0 && kBlockN % amx::kKeyAlign == 0);
+
+// forward_block on bfloat16 with AMX (amx.h): the stripe's rows of Q as they are (the scale
+// applied to the scores), kv packed by amx::pack_keys, stripes of 16 rows whose keys start on
+// a multiple of 64 (keys before the first visible one are hidden like any other).
+void forward_block_amx(const AttentionParams& p, const SeqLen& seq, int64_t b, int64_t h,
+                       int64_t m_block, const PackedKV& kv, ForwardScratch& ws) {
+  const int64_t d = p.head_dim;
+  const int64_t dv = p.head_dim_v;
+  const int64_t ld_acc = round_up(dv, kPanelWidth);
+  const int64_t ld_q = amx::round_up(d, amx::kDepth);
+  const int64_t d_chunks = ld_q / amx::kDepth;
+  const int64_t v_groups = amx::round_up(dv, amx::kCols) / amx::kCols;
+  const int64_t i0 = m_block * kBlockM;
+  const int64_t rows = std::min(kBlockM, seq.seqlen_q - i0);
+  const VisibleKeys visible = visible_keys(p, seq);
+  const ScoreMod mod = score_mod(p, seq, b, h);
+  const DropoutTile dropout = dropout_tile(p, b, h);
+  const auto* k_tiles = reinterpret_cast<const uint16_t*>(kv.k_t);
+  const auto* v_tiles = reinterpret_cast<const uint16_t*>(kv.v);
+  auto* q16 = reinterpret_cast<uint16_t*>(ws.q);
+
+  std::fill(ws.row_max, ws.row_max + rows, kNegInf);
+  std::fill(ws.row_sum, ws.row_sum + rows, 0.f);
+  const int64_t n_begin = visible.begin(i0) / amx::kKeyAlign * amx::kKeyAlign;
+  const int64_t n_end = visible.end(i0 + rows - 1);
+  if (n_begin >= n_end) {
+    store_output<c10::BFloat16>(p, seq, h, i0, rows, ws, 0, dropout.keep_scale);
+    return;
+  }
+  const auto* q = static_cast<const c10::BFloat16*>(p.q);
+  const int64_t staged = amx::round_up(rows, amx::kRows);
+  for (int64_t r = 0; r < staged; ++r) {
+    uint16_t* dst = q16 + r * ld_q;
+    if (r < rows) {
+      std::memcpy(dst, q + seq.q_offset(p.q_strides, h, i0 + r), d * sizeof(uint16_t));
+    }
+    std::fill(dst + (r < rows ? d : 0), dst + ld_q, uint16_t{0});
+  }
+  amx::configure();
+  for (int64_t j0 = n_begin; j0 < n_end; j0 += kBlockN) {
+    const int64_t j1 = std::min(j0 + kBlockN, n_end);
+    for (int64_t r0 = 0; r0 < rows; r0 += amx::kRows) {
+      const int64_t stripe_rows = std::min<int64_t>(amx::kRows, rows - r0);
+      const int64_t row0 = i0 + r0;
+      const int64_t row1 = row0 + stripe_rows;
+      const int64_t k0 =
+          std::max(j0, visible.begin(row0) / amx::kKeyAlign * amx::kKeyAlign);
+      const int64_t k1 = std::min(j1, visible.end(row1 - 1));
+      if (k0 >= k1) {
+        continue;
+      }
+      const int64_t cols = k1 - k0;
+      const int64_t groups = amx::round_up(cols, amx::kCols) / amx::kCols;
+      for (int64_t g0 = 0; g0 < groups; g0 += 4) {
+        amx::with_groups(groups - g0, [&](auto n) {
+          amx::scores<n()>(q16 + r0 * ld_q, ld_q,
+                           k_tiles + (k0 / amx::kCols + g0) * d_chunks * amx::kTile, d_chunks,
+                           ws.s + g0 * amx::kCols, kBlockN);
+        });
+      }
+      // The scale goes into the softmax's exponent, unless a score modifier needs the scores.
+      float exponent_scale = p.scale;
+      if (mod.active()) {
+        for (int64_t r = 0; r < stripe_rows; ++r) {
+          scale_row(ws.s + r * kBlockN, cols, p.scale);
+        }
+        mod.apply(ws.s, kBlockN, row0, stripe_rows, k0, cols, nullptr);
+        exponent_scale = 1.f;
+      }
+      if (!visible.all_visible(row0, row1, k0, k1)) {
+        visible.hide(ws.s, kBlockN, row0, stripe_rows, k0, cols);
+      }
+      online_softmax(ws.s, stripe_rows, cols, ws.row_max + r0, ws.row_sum + r0,
+                     ws.acc + r0 * ld_acc, ld_acc, dv, exponent_scale);
+      if (dropout.enabled) {
+        for (int64_t r = 0; r < stripe_rows; ++r) {
+          dropout.drop_row(ws.s + r * kBlockN, row0 + r, k0, cols);
+        }
+      }
+      amx::to_bf16(ws.s, kBlockN, stripe_rows, cols, ws.p16, kBlockN);
+      const int64_t k_chunks = amx::round_up(cols, amx::kDepth) / amx::kDepth;
+      for (int64_t g0 = 0; g0 < v_groups; g0 += 4) {
+        amx::with_groups(v_groups - g0, [&](auto n) {
+          amx::values<n()>(ws.p16, kBlockN,
+                           v_tiles + ((k0 / amx::kDepth) * v_groups + g0) * amx::kTile, v_groups,
+                           k_chunks, ws.acc + r0 * ld_acc + g0 * amx::kCols, ld_acc);
+        });
+      }
+    }
+  }
+  amx::release();
+  store_output<c10::BFloat16>(p, seq, h, i0, rows, ws, 0, dropout.keep_scale);
+}
+#endif  // FLASH_EXT_CPU_AMX
 
 // Decoding: a call whose sequences have at most kDirectRows query rows reads every key and
 // value row where it lies, converted to fp32 as it is read, instead of packing K and V into GEMM
@@ -467,12 +601,14 @@ void run_forward(const AttentionParams& p) {
     return;
   }
 
+  // bfloat16 on a CPU with AMX: bf16 tile products (amx.h).
+  const bool amx = std::is_same_v<T, c10::BFloat16> && amx::available();
   // Chunks of consecutive (batch, kv head) pairs whose packed K/V fit the budget (at least one).
   const int64_t num_pairs = p.batch * p.heads_kv;
   std::vector<int64_t> pair_offset(num_pairs + 1, 0);
   for (int64_t pair = 0; pair < num_pairs; ++pair) {
     pair_offset[pair + 1] =
-        pair_offset[pair] + packed_kv_floats(seqs[pair / p.heads_kv].seqlen_k, d, dv);
+        pair_offset[pair] + packed_kv_floats(seqs[pair / p.heads_kv].seqlen_k, d, dv, amx);
   }
   std::vector<int64_t> chunk_begin{0};
   for (int64_t pair = 1; pair < num_pairs; ++pair) {
@@ -494,7 +630,7 @@ void run_forward(const AttentionParams& p) {
     const int64_t pair1 = chunk_begin[chunk + 1];
     auto kv_of_pair = [&](int64_t pair) {
       return packed_kv_at(packed_base + pair_offset[pair] - pair_offset[pair0],
-                          seqs[pair / p.heads_kv].seqlen_k, d);
+                          seqs[pair / p.heads_kv].seqlen_k, d, amx);
     };
 
     // Pre-pass: pack K and V of the chunk, kPackKeys keys per task.
@@ -510,7 +646,7 @@ void run_forward(const AttentionParams& p) {
         const auto [pair, j0] = pack_tasks[t];
         const SeqLen& seq = seqs[pair / p.heads_kv];
         pack_kv_keys<T>(p, seq, pair % p.heads_kv, j0, std::min(j0 + kPackKeys, seq.seqlen_k),
-                        kv_of_pair(pair));
+                        kv_of_pair(pair), amx);
       }
     });
 
@@ -532,11 +668,17 @@ void run_forward(const AttentionParams& p) {
                      [](const WorkItem& x, const WorkItem& y) { return x.cost > y.cost; });
 
     for_each_item(
-        static_cast<int64_t>(items.size()), [&] { return ForwardScratch(d, dv); },
+        static_cast<int64_t>(items.size()), [&] { return ForwardScratch(d, dv, amx); },
         [&](ForwardScratch& ws, int64_t index) {
           const WorkItem& item = items[index];
-          forward_block<T>(p, seqs[item.batch], item.batch, item.head, item.m_block,
-                           kv_of_pair(item.batch * p.heads_kv + item.head / group), ws);
+          const PackedKV kv = kv_of_pair(item.batch * p.heads_kv + item.head / group);
+#ifdef FLASH_EXT_CPU_AMX
+          if (amx) {
+            return forward_block_amx(p, seqs[item.batch], item.batch, item.head, item.m_block,
+                                     kv, ws);
+          }
+#endif
+          forward_block<T>(p, seqs[item.batch], item.batch, item.head, item.m_block, kv, ws);
         });
   }
 }

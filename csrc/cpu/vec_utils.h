@@ -129,21 +129,22 @@ inline bool has_nan(const float* x, int64_t n) {
   return std::any_of(x, x + n, [](float value) { return std::isnan(value); });
 }
 
-// x[i] = exp(x[i] - shift) in place, with shift >= max(x); returns the sum. A NaN or +inf shift
-// (a row with a NaN or +inf score) makes the row and the sum NaN (inf - inf), as in SDPA.
-inline float exp_sum_row(float* x, int64_t n, float shift) {
-  const Vec shift_vec(shift);
+// x[i] = exp(scale x[i] - shift) in place, with scale > 0 and shift >= scale max(x); returns
+// the sum. A NaN or +inf shift (a row with a NaN or +inf score) makes the row and the sum NaN
+// (inf - inf), as in SDPA.
+inline float exp_sum_row(float* x, int64_t n, float shift, float scale = 1.f) {
+  const Vec shift_vec(-shift), scale_vec(scale);
   Vec sum_vec(0.f);
   int64_t i = 0;
   for (; i + kVecSize <= n; i += kVecSize) {
-    const Vec e = exp_nonpositive(Vec::loadu(x + i) - shift_vec);
+    const Vec e = exp_nonpositive(at::vec::fmadd(Vec::loadu(x + i), scale_vec, shift_vec));
     sum_vec += e;
     e.store(x + i);
   }
   float sum = at::vec::vec_reduce_all<float>(
       [](const Vec& a, const Vec& b) { return a + b; }, sum_vec);
   for (; i < n; ++i) {
-    x[i] = std::exp(x[i] - shift);
+    x[i] = std::exp(std::fma(x[i], scale, -shift));
     sum += x[i];
   }
   return sum;
