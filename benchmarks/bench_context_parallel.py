@@ -91,9 +91,8 @@ def ring_parts(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, dout: torch.Te
     def compute():
         for step in range(ring.world):
             theirs = segments(layout, ring.owner(step), ring.world, local_len)
-            margin = sm_margin if step < ring.world - 1 else 0
             for pair in attention.pairs(mine, theirs):
-                attention.forward(q, k, v, pair, margin)
+                attention.forward(q, k, v, pair, exchanging=step < ring.world - 1)
                 if backward:
                     attention.backward(dout, q, k, v, out, lse, pair)
 

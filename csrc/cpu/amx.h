@@ -15,6 +15,8 @@
 #include <cstring>
 #include <type_traits>
 
+#include "gemm.h"  // round_up
+
 #if defined(__x86_64__) && defined(__AVX512F__) && (defined(__clang__) || __GNUC__ >= 11)
 #define FLASH_EXT_CPU_AMX 1
 #include <cpuid.h>
@@ -30,10 +32,6 @@ constexpr int64_t kDepth = 32;      // bf16 elements of an A tile row (64 bytes)
 constexpr int64_t kCols = 16;       // fp32 columns of a C tile
 constexpr int64_t kTile = 512;      // bf16 elements of a packed B tile (16 rows x 64 bytes)
 constexpr int64_t kKeyAlign = 64;   // keys per scores pass (four C tiles)
-
-inline int64_t round_up(int64_t x, int64_t multiple) {
-  return (x + multiple - 1) / multiple * multiple;
-}
 
 // Whether this process runs the AMX path: the CPU has AMX-TILE, AMX-BF16 and AVX512-BF16 and
 // the kernel granted the tile state; FLASH_EXT_CPU_AMX=0 says no.

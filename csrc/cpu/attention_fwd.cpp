@@ -107,7 +107,7 @@ struct ForwardScratch {
   uint16_t* p16;   // amx: [16][kBlockN]
 
   static int64_t q_floats(int64_t head_dim, bool amx) {
-    return amx ? kBlockM * amx::round_up(head_dim, amx::kDepth) / 2 : kBlockM * head_dim;
+    return amx ? kBlockM * round_up(head_dim, amx::kDepth) / 2 : kBlockM * head_dim;
   }
   static int64_t s_rows(bool amx) { return amx ? amx::kRows : kMicroRows; }
 
@@ -274,9 +274,9 @@ void forward_block_amx(const AttentionParams& p, const SeqLen& seq, int64_t b, i
   const int64_t d = p.head_dim;
   const int64_t dv = p.head_dim_v;
   const int64_t ld_acc = round_up(dv, kPanelWidth);
-  const int64_t ld_q = amx::round_up(d, amx::kDepth);
+  const int64_t ld_q = round_up(d, amx::kDepth);
   const int64_t d_chunks = ld_q / amx::kDepth;
-  const int64_t v_groups = amx::round_up(dv, amx::kCols) / amx::kCols;
+  const int64_t v_groups = round_up(dv, amx::kCols) / amx::kCols;
   const int64_t i0 = m_block * kBlockM;
   const int64_t rows = std::min(kBlockM, seq.seqlen_q - i0);
   const VisibleKeys visible = visible_keys(p, seq);
@@ -295,7 +295,7 @@ void forward_block_amx(const AttentionParams& p, const SeqLen& seq, int64_t b, i
     return;
   }
   const auto* q = static_cast<const c10::BFloat16*>(p.q);
-  const int64_t staged = amx::round_up(rows, amx::kRows);
+  const int64_t staged = round_up(rows, amx::kRows);
   for (int64_t r = 0; r < staged; ++r) {
     uint16_t* dst = q16 + r * ld_q;
     if (r < rows) {
@@ -317,7 +317,7 @@ void forward_block_amx(const AttentionParams& p, const SeqLen& seq, int64_t b, i
         continue;
       }
       const int64_t cols = k1 - k0;
-      const int64_t groups = amx::round_up(cols, amx::kCols) / amx::kCols;
+      const int64_t groups = round_up(cols, amx::kCols) / amx::kCols;
       for (int64_t g0 = 0; g0 < groups; g0 += 4) {
         amx::with_groups(groups - g0, [&](auto n) {
           amx::scores<n()>(q16 + r0 * ld_q, ld_q,
@@ -345,7 +345,7 @@ void forward_block_amx(const AttentionParams& p, const SeqLen& seq, int64_t b, i
         }
       }
       amx::to_bf16(ws.s, kBlockN, stripe_rows, cols, ws.p16, kBlockN);
-      const int64_t k_chunks = amx::round_up(cols, amx::kDepth) / amx::kDepth;
+      const int64_t k_chunks = round_up(cols, amx::kDepth) / amx::kDepth;
       for (int64_t g0 = 0; g0 < v_groups; g0 += 4) {
         amx::with_groups(v_groups - g0, [&](auto n) {
           amx::values<n()>(ws.p16, kBlockN,

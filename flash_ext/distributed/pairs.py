@@ -101,12 +101,13 @@ class Dense:
         return acc_lse
 
     def forward(self, q: Tensor, k: Tensor, v: Tensor, pair: DensePair,
-                sm_margin: int = 0) -> tuple[Tensor, Tensor]:
+                exchanging: bool = False) -> tuple[Tensor, Tensor]:
+        """exchanging: a K/V exchange is in flight (the kernels leave options.sm_margin SMs)."""
         o = self.options
         return torch.ops.flash_ext.attention_fwd(
             rows(q, 2, pair.q_rows), rows(k, 2, pair.k_rows), rows(v, 2, pair.k_rows), None, None,
             None, 0.0, o.scale, pair.window_left, pair.window_right, False, o.softcap,
-            o.deterministic, None, sm_margin)
+            o.deterministic, None, o.sm_margin if exchanging else 0)
 
     def backward(self, dout: Tensor, q: Tensor, k: Tensor, v: Tensor, out: Tensor, lse: Tensor,
                  pair: DensePair) -> tuple[Tensor, Tensor, Tensor]:
@@ -215,12 +216,13 @@ class Varlen:
         return acc_lse.t().contiguous()
 
     def forward(self, q: Tensor, k: Tensor, v: Tensor, pair: VarlenPair,
-                sm_margin: int = 0) -> tuple[Tensor, Tensor]:
+                exchanging: bool = False) -> tuple[Tensor, Tensor]:
         o = self.options
         out, lse = torch.ops.flash_ext.attention_varlen_fwd(
             q[pair.q_rows], k[pair.k_rows], v[pair.k_rows], pair.cu_seqlens_q, pair.cu_seqlens_k,
             pair.max_seqlen_q, pair.max_seqlen_k, None, None, 0.0, o.scale, pair.window_left,
-            pair.window_right, False, o.softcap, o.deterministic, None, sm_margin)
+            pair.window_right, False, o.softcap, o.deterministic, None,
+            o.sm_margin if exchanging else 0)
         return out, lse.t()
 
     def backward(self, dout: Tensor, q: Tensor, k: Tensor, v: Tensor, out: Tensor, lse: Tensor,

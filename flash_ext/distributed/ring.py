@@ -92,9 +92,8 @@ def ring_forward(q: Tensor, k: Tensor, v: Tensor, sinks: Tensor | None,
     acc_lse = attention.new_lse(q)
     for kv, pairs, exchanging in _shards(_Ring(group), attention, q, k, v):
         k_held, v_held = _split(kv, k.shape, v.shape)
-        sm_margin = attention.options.sm_margin if exchanging else 0
         for pair in pairs:
-            out, lse = attention.forward(q, k_held, v_held, pair, sm_margin)
+            out, lse = attention.forward(q, k_held, v_held, pair, exchanging)
             merge_(rows(acc_out, dim, pair.q_rows), rows(acc_lse, dim, pair.q_rows), out, lse)
     if sinks is not None:  # on the fp32 accumulator; rows without keys: out 0, lse the sink
         with_sink = torch.logaddexp(acc_lse, attention.per_head(sinks.float()))
