@@ -58,6 +58,13 @@ COLUMNS = (
     ("tensor %", re.compile(r"sm__pipe_tensor_op_\w*cycles_active"
                             r"\.avg\.pct_of_peak_sustained_active")),
     ("issue %", "smsp__issue_active.avg.pct_of_peak_sustained_active"),
+    # Pipes besides the tensor cores (ComputeWorkloadAnalysis): XU runs ex2 and the other
+    # MUFU functions (16 a clock per SM), FMA and ALU the softmax's arithmetic.
+    ("XU %", re.compile(r"sm__inst_executed_pipe_xu\w*\.avg\.pct_of_peak_sustained_active")),
+    ("FMA %", re.compile(r"sm__(pipe_fma\w*cycles_active|inst_executed_pipe_fma\w*)"
+                         r"\.avg\.pct_of_peak_sustained_active")),
+    ("ALU %", re.compile(r"sm__(pipe_alu\w*cycles_active|inst_executed_pipe_alu\w*)"
+                         r"\.avg\.pct_of_peak_sustained_active")),
     ("eligible warps", "smsp__warps_eligible.avg.per_cycle_active"),
     ("active warps", "smsp__warps_active.avg.per_cycle_active"),
 )

@@ -304,6 +304,7 @@ def test_many_tiles_beside_another_stream(is_causal):
 def test_sm_margin(case):
     """sm_margin leaves SMs free (the persistent grid is smaller; each CTA takes more tiles):
     the same output and lse, bit for bit, as without it; a margin of every SM is refused."""
+    require_kernel(128, torch.bfloat16)
     sms = torch.cuda.get_device_properties(0).multi_processor_count
     if case == "causal":
         q, k, v = qkv(2, 32, 8, 600, 600, 128, torch.bfloat16)

@@ -90,12 +90,41 @@ __global__ void __launch_bounds__(kPrepostThreads) bwd_dsum_kernel(const BwdPara
   for (int offset = kLanes / 2; offset > 0; offset /= 2) {
     sum += __shfl_xor_sync(0xffffffff, sum, offset);
   }
+  if (valid && lane == 0) p.dsum[index] = sum;
+  if (p.sink_rows == nullptr && p.grad_sinks == nullptr) return;  // no sinks' gradient wanted
+  // The row's share of its head's sink gradient, -exp(sink - lse') rowsum(dO * O): 0 where lse'
+  // is the sink's own infinity (no key and a sink of -inf, or a sink of +inf).
+  const int head = static_cast<int>(index / rows.rows % rows.heads);
+  float share = 0.f;
   if (valid && lane == 0) {
-    p.dsum[index] = sum;
-    if (p.sink_rows != nullptr) {
-      const float sink = p.sinks[(index / rows.rows) % rows.heads], lse = p.lse[index];
-      p.sink_rows[index] = isinf(lse) && lse == sink ? 0.f : -__expf(sink - lse) * sum;
-    }
+    const float sink = p.sinks[head], lse = p.lse[index];
+    share = isinf(lse) && lse == sink ? 0.f : -__expf(sink - lse) * sum;
+  }
+  if (p.sink_rows != nullptr) {  // deterministic: summed per head in a fixed order afterwards
+    if (valid && lane == 0) p.sink_rows[index] = share;
+    return;
+  }
+  // Otherwise added into grad_sinks: one atomic a block where its rows are one (batch, head)'s
+  // (a per-head sum of 1 MB of row shares afterwards had cost 16 us at gpt-oss's Sq = 4k).
+  constexpr int kRowsPerBlock = kPrepostThreads / kLanes;
+  const int64_t first = int64_t(blockIdx.x) * kRowsPerBlock;
+  const int64_t last = min(first + kRowsPerBlock, rows.count()) - 1;
+  if (first / rows.rows != last / rows.rows) {
+    if (valid && lane == 0) atomicAdd(p.grad_sinks + head, share);
+    return;
+  }
+  #pragma unroll
+  for (int offset = 16; offset > 0; offset /= 2) {
+    share += __shfl_xor_sync(0xffffffff, share, offset);
+  }
+  __shared__ float warp_shares[kPrepostThreads / 32];
+  if (threadIdx.x % 32 == 0) warp_shares[threadIdx.x / 32] = share;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    float total = 0.f;
+    #pragma unroll
+    for (int w = 0; w < kPrepostThreads / 32; ++w) total += warp_shares[w];
+    atomicAdd(p.grad_sinks + head, total);
   }
 }
 

@@ -124,10 +124,12 @@ struct BwdParams : FwdParams {
 
   // rowsum(dO * O) per query row, laid out like lse; written by the preprocess kernel.
   float* dsum = nullptr;
-  // With sinks (FwdParams::sinks, set for this): each row's share of its sink's gradient,
-  // -exp(sink - lse') rowsum(dO * O) (0 where lse' is the sink's own infinity: no key and a
-  // sink of -inf, or a sink of +inf), laid out like lse; written by the preprocess kernel.
+  // With sinks (FwdParams::sinks, set for this), one of the two: each row's share of its sink's
+  // gradient, -exp(sink - lse') rowsum(dO * O), laid out like lse (deterministic calls: the
+  // caller sums them per head in a fixed order), or the (heads_q,) gradient itself, zeroed by
+  // the caller, which the preprocess kernel adds the shares into.
   float* sink_rows = nullptr;
+  float* grad_sinks = nullptr;
   // dq accumulated in fp32 by atomics: (dq_splits, lse rows, kernel head dim), zeroed by the
   // caller. Deterministic calls of the mma.sync kernel give each CTA column of the grid its own
   // slice (dq_splits of them), summed in a fixed order by the convert kernel; otherwise

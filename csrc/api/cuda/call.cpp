@@ -59,6 +59,14 @@ bool stream_capturing(cudaStream_t stream) {
   return status != cudaStreamCaptureStatusNone;
 }
 
+Tensor zeros(at::IntArrayRef sizes, const at::TensorOptions& options) {
+  Tensor t = at::empty(sizes, options);
+  if (t.numel() > 0) {
+    C10_CUDA_CHECK(cudaMemsetAsync(t.data_ptr(), 0, t.nbytes(), c10::cuda::getCurrentCUDAStream()));
+  }
+  return t;
+}
+
 void set_strides(const Tensor& t, int64_t& batch, int64_t& head, int64_t& row) {
   const bool dense = t.dim() == 4;
   batch = dense ? t.stride(0) : 0;

@@ -142,7 +142,7 @@ std::tuple<Tensor, Tensor> forward(const Tensor& q_in, const Tensor& k_in, const
   const Workspace workspace(p, q, p.num_splits > 1 ? p.num_splits : 0, sinks);
   Tensor tile_counter;
   if (flash::fwd_wants_tile_counter(p)) {
-    tile_counter = at::zeros({1}, q.options().dtype(at::kInt));
+    tile_counter = gpu::zeros({1}, q.options().dtype(at::kInt));
     p.tile_counter = tile_counter.data_ptr<int>();
   }
   poison({out, lse});
@@ -204,27 +204,34 @@ Quad backward(const Tensor& grad_out_in, const Tensor& q_in, const Tensor& k_in,
   const Tensor dsum = at::empty_like(lse);
   const flash::BwdWorkspace workspace = flash::bwd_workspace(p, max_smem);
   p.dq_splits = workspace.dq_splits;
-  const Tensor dq_accum = at::zeros(
+  const Tensor dq_accum = gpu::zeros(
       {p.dq_splits, flash::bwd_dq_rows(p), flash::kernel_head_dim(p.head_dim)}, f32);
   p.dsum = dsum.data_ptr<float>();
   p.dq_accum = dq_accum.data_ptr<float>();
-  // The sinks' gradient: each row's share from the dsum pass, summed per head below.
-  Tensor sinks_f32, sink_rows;
+  // The sinks' gradient from the dsum pass: added up there, or (deterministic calls) each row's
+  // share, summed per head below.
+  Tensor sinks_f32, sink_rows, grad_sinks;
   if (sinks.has_value()) {
     sinks_f32 = sinks->to(at::kFloat).contiguous();
-    sink_rows = at::empty_like(lse);
     p.sinks = sinks_f32.data_ptr<float>();
-    p.sink_rows = sink_rows.data_ptr<float>();
+    if (deterministic) {
+      sink_rows = at::empty_like(lse);
+      p.sink_rows = sink_rows.data_ptr<float>();
+    } else {
+      grad_sinks = gpu::zeros({p.heads_q}, f32);
+      p.grad_sinks = grad_sinks.data_ptr<float>();
+    }
   }
   Tensor dq_semaphore;
   if (workspace.dq_semaphores > 0) {
-    dq_semaphore = at::zeros({workspace.dq_semaphores}, q.options().dtype(at::kInt));
+    dq_semaphore = gpu::zeros({workspace.dq_semaphores}, q.options().dtype(at::kInt));
     p.dq_semaphore = dq_semaphore.data_ptr<int>();
   }
   poison({dq, dk, dv});
   gpu::check_launch(flash::run_bwd(p, max_smem, c10::cuda::getCurrentCUDAStream()),
                     "flash backward");
-  return {dq, dk, dv, sinks.has_value() ? sum_per_head(sink_rows) : at::empty({0}, f32)};
+  if (!sinks.has_value()) return {dq, dk, dv, at::empty({0}, f32)};
+  return {dq, dk, dv, deterministic ? sum_per_head(sink_rows) : grad_sinks};
 }
 
 std::tuple<Tensor, Tensor> attention_fwd(const Tensor& q, const Tensor& k, const Tensor& v,

@@ -144,7 +144,7 @@ int64_t broadcast_stride(const Tensor& t, int64_t dim) {
 // sees: the others' gradient is 0), in rows of whole 16-byte pieces: a view of
 // (B, Hq, Sq, roundup(Sk, align)), as the fake says.
 Tensor zero_bias_grad(const Tensor& q, int64_t seqlen_k, const RowLayout& rows) {
-  return at::zeros({q.size(0), q.size(1), q.size(2), round_up(seqlen_k, rows.align)}, q.options())
+  return gpu::zeros({q.size(0), q.size(1), q.size(2), round_up(seqlen_k, rows.align)}, q.options())
       .narrow(3, 0, seqlen_k);
 }
 
@@ -270,7 +270,7 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> mem_eff_bwd(
   const bool two_kernels = mem_eff::two_kernel_backward(p);
   const Tensor dq_accum =
       two_kernels ? Tensor()
-                  : at::zeros({lse.numel(), mem_eff::kernel_head_dim(p)}, lse.options());
+                  : gpu::zeros({lse.numel(), mem_eff::kernel_head_dim(p)}, lse.options());
   if (!two_kernels) p.dq_accum = dq_accum.data_ptr<float>();
   check_supported(p, q_in);
   poison({dq_written, dk_written, dv_written});
