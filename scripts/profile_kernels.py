@@ -71,7 +71,15 @@ COLUMNS = (
 # Stall reasons: cycles a warp waits per issued instruction, by reason (WarpStateStats).
 STALL = re.compile(r"smsp__average_warp_latency_issue_stalled_(\w+)\.ratio$|"
                    r"smsp__average_warps_issue_stalled_(\w+)_per_issue_active\.ratio$")
-TIME_UNITS = {"nsecond": 1e-3, "usecond": 1.0, "msecond": 1e3, "second": 1e6}
+TIME_UNITS = {"nsecond": 1e-3, "usecond": 1.0, "msecond": 1e3, "second": 1e6,
+              "ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}
+
+
+def _as_float(text: str) -> float | None:
+    try:
+        return float(text.replace(",", ""))
+    except ValueError:
+        return None
 
 
 @dataclass
@@ -85,17 +93,14 @@ class Kernel:
     def find(self, key: str | re.Pattern) -> tuple[str, str] | None:
         if isinstance(key, str):
             return self.metrics.get(key)
-        matches = sorted(name for name in self.metrics if key.fullmatch(name))
-        return self.metrics[matches[0]] if matches else None
+        # Several pipes' metrics can match (the tensor pipe's dmma, hmma and gmma variants): the
+        # busiest is the one the kernel uses.
+        matches = [self.metrics[name] for name in self.metrics if key.fullmatch(name)]
+        return max(matches, key=lambda found: _as_float(found[0]) or 0.0, default=None)
 
     def number(self, key: str | re.Pattern) -> float | None:
         found = self.find(key)
-        if found is None:
-            return None
-        try:
-            return float(found[0].replace(",", ""))
-        except ValueError:
-            return None
+        return None if found is None else _as_float(found[0])
 
     def microseconds(self) -> float | None:
         found, value = self.find("gpu__time_duration.sum"), self.number("gpu__time_duration.sum")

@@ -53,6 +53,18 @@ def test_parse_and_render():
            "barrier 0.68 |" in table
 
 
+def test_busiest_matching_pipe_and_short_units():
+    """The H100's ncu reports the tensor pipe as dmma, hmma and gmma metrics (the first sorted
+    is dmma's 0 for a wgmma kernel), and may give times in "us"."""
+    kernel = profile.Kernel("flash_ext", "k", {
+        "sm__pipe_tensor_op_dmma_cycles_active.avg.pct_of_peak_sustained_active": ("0", "%"),
+        "sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active": ("61.5", "%"),
+        "sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active": ("n/a", "%"),
+        "gpu__time_duration.sum": ("1,234.5", "us")})
+    assert kernel.number(dict(profile.COLUMNS)["tensor %"]) == 61.5
+    assert kernel.microseconds() == pytest.approx(1234.5)
+
+
 def test_no_kernels():
     assert profile.parse_ncu_csv("==PROF== nothing profiled\n", "sdpa_cudnn") == []
     assert profile.render([]) == "no kernel was profiled\n"

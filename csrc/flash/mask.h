@@ -6,6 +6,7 @@
 
 #include <climits>
 #include <cmath>
+#include <type_traits>
 
 #include <cute/tensor.hpp>
 
@@ -81,23 +82,62 @@ struct Mask {
     if (visibility && (col >= col_end(row) || col < col_begin(row))) x = -INFINITY;
   }
 
-  // apply_one on a thread's scores viewed as rows x cols ((2, MMA_M), (2, MMA_N)) of an MMA
-  // whose warps split the rows only: row_of(r) is the sequence row of tile row r; the tile
-  // starts at key n0 and the thread is quad lane `quad_lane`.
+  // Calls hide(left, right), two std::bool_constant, for whether the visible keys are bounded on
+  // the left (a window) and on the right by more than the end of the keys (causal or a window):
+  // a branch for the call, so that a plain causal call's scores test only the diagonal.
+  template <typename Hide>
+  __device__ __forceinline__ void with_bounds(Hide&& hide) const {
+    using Yes = std::true_type;
+    using No = std::false_type;
+    const bool right = kCausal || window_right >= 0;
+    if (window_left >= 0) {
+      if (right) hide(Yes{}, Yes{}); else hide(Yes{}, No{});
+    } else {
+      if (right) hide(No{}, Yes{}); else hide(No{}, No{});
+    }
+  }
+  template <bool kRight>
+  __device__ __forceinline__ int end_of(int row) const {  // col_end for a known kind of bound
+    return kRight ? min(seqlen_k, row + diag + window_right + 1) : seqlen_k;
+  }
+
+  // ALiBi and, when `visibility`, the mask on a thread's scores viewed as rows x cols ((2,
+  // MMA_M), (2, MMA_N)) of an MMA whose warps split the rows only: row_of(r) is the sequence
+  // row of tile row r; the tile starts at key n0 and the thread is quad lane `quad_lane`. Each
+  // feature is a branch around a loop over the scores, not a predicated instruction a score
+  // (those issue whether they run or not: apply_one on every score had cost the Hopper
+  // forward's masked key block ~9 instructions a score in calls with neither ALiBi nor a
+  // window), and the bounds are taken relative to the thread's first column, so that a plain
+  // causal or end-of-keys mask is one compare with a constant and a select a score.
   template <typename Frag, typename RowOf>
   __device__ __forceinline__ void apply(Frag& s, RowOf row_of, int n0, int quad_lane,
                                         bool visibility) const {
-    CUTE_UNROLL
-    for (int r = 0; r < cute::size<0>(s); ++r) {
-      const int row = row_of(r);
+    const int col0 = n0 + 2 * quad_lane;  // score (r, (e, t)) is at column col0 + 8 t + e
+    auto for_each = [&](auto&& f) {
       CUTE_UNROLL
-      for (int t = 0; t < cute::size<1, 1>(s); ++t) {
+      for (int r = 0; r < cute::size<0>(s); ++r) {
         CUTE_UNROLL
-        for (int e = 0; e < 2; ++e) {
-          apply_one(s(r, cute::make_coord(e, t)), row, n0 + 8 * t + 2 * quad_lane + e, visibility);
+        for (int t = 0; t < cute::size<1, 1>(s); ++t) {
+          CUTE_UNROLL
+          for (int e = 0; e < 2; ++e) f(s(r, cute::make_coord(e, t)), r, 8 * t + e);
         }
       }
+    };
+    if (alibi_coef != 0.f) {
+      for_each([&](float& x, int r, int k) {
+        x += alibi_coef * static_cast<float>(abs(row_of(r) + diag - col0 - k));
+      });
     }
+    if (!visibility) return;
+    with_bounds([&](auto left, auto right) {
+      for_each([&](float& x, int r, int k) {
+        const int row = row_of(r);
+        if (k >= end_of<decltype(right)::value>(row) - col0 ||
+            (decltype(left)::value && k < col_begin(row) - col0)) {
+          x = -INFINITY;
+        }
+      });
+    });
   }
 };
 
