@@ -22,6 +22,7 @@ from flash_cases import (
     DTYPES,
     FLASH_MARKS,
     HEAD_DIMS,
+    ONE_DTYPE,
     SEQLENS,
     capture,
     drawn_seed,
@@ -486,7 +487,7 @@ def test_value_head_dim_192_128(dtype, case):
 
 def test_deterministic_matches_default():
     """The deterministic dq sums the same terms in another order: the rule holds for both."""
-    inputs = qkv(2, 8, 2, 600, 900, 64, torch.float16)
+    inputs = qkv(2, 8, 2, 600, 900, 64, ONE_DTYPE)
     for deterministic in (True, False):
         check(*sdpa_style(is_causal=True, deterministic=deterministic), inputs)
 
@@ -496,8 +497,8 @@ def test_deterministic_matches_default():
 
 def test_cuda_graph_backward():
     """Forward and backward captured in one graph replay on new inputs as eager calls do."""
-    q, k, v = leaves(*qkv(2, 4, 2, 128, 160, 64, torch.float16))
-    g = torch.randn(2, 4, 128, 64, device="cuda", dtype=torch.float16)
+    q, k, v = leaves(*qkv(2, 4, 2, 128, 160, 64, ONE_DTYPE))
+    g = torch.randn(2, 4, 128, 64, device="cuda", dtype=ONE_DTYPE)
 
     def step():
         out = flash_ext.attention(q, k, v, is_causal=True, enable_gqa=True, deterministic=True,
