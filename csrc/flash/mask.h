@@ -31,8 +31,13 @@ struct Mask {
         window_right(kCausal ? 0 : window_right),
         alibi_coef(alibi_coef) {}
 
-  __device__ __forceinline__ int col_end(int row) const {  // first invisible key on the right
-    return window_right >= 0 ? min(seqlen_k, row + diag + window_right + 1) : seqlen_k;
+  // The first invisible key on the right: end_of<window_right >= 0>, the bound's kind known.
+  template <bool kRight>
+  __device__ __forceinline__ int end_of(int row) const {
+    return kRight ? min(seqlen_k, row + diag + window_right + 1) : seqlen_k;
+  }
+  __device__ __forceinline__ int col_end(int row) const {
+    return window_right >= 0 ? end_of<true>(row) : end_of<false>(row);
   }
   __device__ __forceinline__ int col_begin(int row) const {  // first visible key on the left
     return window_left >= 0 ? row + diag - window_left : INT_MIN;
@@ -95,10 +100,6 @@ struct Mask {
     } else {
       if (right) hide(No{}, Yes{}); else hide(No{}, No{});
     }
-  }
-  template <bool kRight>
-  __device__ __forceinline__ int end_of(int row) const {  // col_end for a known kind of bound
-    return kRight ? min(seqlen_k, row + diag + window_right + 1) : seqlen_k;
   }
 
   // ALiBi and, when `visibility`, the mask on a thread's scores viewed as rows x cols ((2,

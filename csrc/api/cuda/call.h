@@ -30,8 +30,8 @@ int to_int(int64_t value, const char* name);
 bool stream_capturing(cudaStream_t stream);
 
 // A zeroed workspace, cleared by cudaMemsetAsync on the current stream (the caller's device
-// guard set): at::zeros launches a fill kernel that took ~30 us of host time a call on the
-// H100's host, the largest part of a backward call's.
+// guard set): at::zeros launches a fill kernel, ~30 us of host time a call on the H100's host
+// under torch.profiler, the largest item of a backward call's.
 at::Tensor zeros(at::IntArrayRef sizes, const at::TensorOptions& options);
 
 // Element strides of (batch, head, row) of (B, H, S, D) dense or (T, H, D) packed tensors, whose
