@@ -581,15 +581,15 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
         CUTE_UNROLL
         for (int j = 0; j < size(acc_s); ++j) acc_s(j) = cutlass::fast_tanh(acc_s(j) * softcap_prescale);
       }
-      const bool visibility = mask.template block_needs_mask<kBlockN>(n0, m0, m_end);
-      CUTE_UNROLL
-      for (int r = 0; r < size<0>(s); ++r) {
+      mask.apply_each([&](auto&& f) {
         CUTE_UNROLL
-        for (int c = 0; c < kCols; ++c) {
-          mask.apply_one(s(r, c), m0 + get<1>(tScS_rc(r, c)), n0 + get<0>(tScS_rc(r, c)),
-                         visibility);
+        for (int r = 0; r < size<0>(s); ++r) {
+          CUTE_UNROLL
+          for (int c = 0; c < kCols; ++c) {
+            f(s(r, c), m0 + get<1>(tScS_rc(r, c)), n0 + get<0>(tScS_rc(r, c)));
+          }
         }
-      }
+      }, mask.template block_needs_mask<kBlockN>(n0, m0, m_end));
     }
     CUTE_UNROLL
     for (int c = 0; c < kCols; ++c) {

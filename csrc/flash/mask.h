@@ -87,6 +87,22 @@ struct Mask {
     if (visibility && (col >= col_end(row) || col < col_begin(row))) x = -INFINITY;
   }
 
+  // ALiBi and, when `visibility`, the mask on every score x of a thread, which for_each(f)
+  // hands to f(x, row, col): ALiBi as a branch around its own loop, not a predicated
+  // instruction a score.
+  template <typename ForEach>
+  __device__ __forceinline__ void apply_each(ForEach&& for_each, bool visibility) const {
+    if (alibi_coef != 0.f) {
+      for_each([&](float& x, int row, int col) {
+        x += alibi_coef * static_cast<float>(abs(row + diag - col));
+      });
+    }
+    if (!visibility) return;
+    for_each([&](float& x, int row, int col) {
+      if (col >= col_end(row) || col < col_begin(row)) x = -INFINITY;
+    });
+  }
+
   // Calls hide(left, right), two std::bool_constant, for whether the visible keys are bounded on
   // the left (a window) and on the right by more than the end of the keys (causal or a window):
   // a branch for the call, so that a plain causal call's scores test only the diagonal.
