@@ -99,6 +99,11 @@ struct Sm90BwdTraits : TraitsBase<kHeadDim_, 8, Element_> {
   // accumulators then live through the dq staging. D = 64 has room for both (+1-3% on the
   // H100); at D = 128 S^T alone spilled and cost 10% (benchmarks/NOTES.md), so none there.
   static constexpr int kPrefetch = kHeadDim == 64 ? 2 : 0;
+  // P^T and dS^T to shared memory by stmatrix: four 8 x 8 tiles an instruction at a 32-bit
+  // shared address (the query-contiguous rows of sdSt are the accumulators' rows), where the
+  // element-pair stores of SmemCopyAtomAcc were generic 64-bit-addressed stores, 16 a step
+  // and thread plus their addresses' registers.
+  using SmemCopyAtomdS = Copy_Atom<SM90_U32x4_STSM_N, Element>;
   using TiledMmadQ = decltype(make_tiled_mma(
       GMMA::ss_op_selector<Element, Element, float,
                            Shape<_64, Int<kDqSplitD ? kHeadDim / 2 : kHeadDim>, Int<kBlockN>>,
@@ -473,7 +478,7 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
   auto at_buffer = [&](auto const& desc, int i) { return at_elems(desc, buffer(i)); };
   auto at_buffer_do = [&](auto const& desc, int i) { return at_elems(desc, buffer_do(i)); };
 
-  auto copy_dS = make_tiled_copy_C(typename Traits::SmemCopyAtomAcc{}, mma_sdp);
+  auto copy_dS = make_tiled_copy_C(typename Traits::SmemCopyAtomdS{}, mma_sdp);
   auto thr_copy_dS = copy_dS.get_thread_slice(tidx);
 
   // (key, query) of each element of this thread's S^T accumulator.

@@ -92,10 +92,12 @@ struct Sm90FwdTraits {
   using TmaV = Sm90TmaLoad<Element, decltype(take<0, 2>(SmemLayoutV{}))>;
   using TmaO = Sm90TmaStore<Element, decltype(take<0, 2>(SmemLayoutO{}))>;
 
-  // O from one consumer warpgroup's registers to global memory, 16-byte stores.
+  // O from one consumer warpgroup's registers to global memory, 16-byte stores; staged in
+  // shared memory by stmatrix (SmemCopyAtomAcc's element-pair stores compile to generic
+  // 64-bit-addressed ones here).
   using Base = TraitsBase<kHeadDimV, 4, Element>;
   using GmemTiledCopyO = typename Base::GmemTiledCopyStore;
-  using SmemCopyAtomO = typename Base::SmemCopyAtomAcc;
+  using SmemCopyAtomO = Copy_Atom<SM90_U32x4_STSM_N, Element>;
 
   // O staged in Q's buffer needs O's tile to be Q's.
   static constexpr bool kSeparateO = kHeadDimV <= 128;
