@@ -113,6 +113,30 @@ def test_rows_without_keys(dtype, how):
     assert torch.isfinite(lse[:, :, visible]).all()
 
 
+@pytest.mark.usefixtures("kernels")
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("head_dim", [64, 128, 256])
+@pytest.mark.parametrize("is_causal", [False, True])
+@pytest.mark.parametrize("spread", [3.0, 30.0])
+def test_row_max_moving_across_key_blocks(dtype, head_dim, is_causal, spread):
+    """Scores whose row max moves from one group of 16 keys to the next by a few (spread 3)
+    or by tens (spread 30) of base-2 exponent units, in either direction: the Hopper forward
+    keeps a row's max while a block's exceeds it by at most 8 units (no rescale of O) and
+    rescales past that, so both paths run in key blocks visited in the kernel's order."""
+    require_kernel(head_dim, dtype)
+    batch, heads, seqlen = 2, 3, 1000
+    scale_log2 = head_dim ** -0.5 * 1.4426950408889634
+    # Score of (row, key) ~ offset[key // 16] in base-2 units: q all ones, k's rows the offset
+    # spread over the head dim, plus noise.
+    offsets = torch.randn(batch, heads, (seqlen + 15) // 16, 1, device="cuda") * spread
+    offsets = offsets.repeat_interleave(16, dim=2)[:, :, :seqlen]
+    q = torch.ones(batch, heads, seqlen, head_dim, device="cuda", dtype=dtype)
+    k = (offsets / (head_dim * scale_log2) + 0.05 * torch.randn(batch, heads, seqlen, head_dim,
+                                                                 device="cuda")).to(dtype)
+    v = randn(batch, heads, seqlen, head_dim, dtype=dtype)
+    check(*sdpa_style(is_causal=is_causal), (q, k, v))
+
+
 @pytest.mark.parametrize("shape_q, shape_kv", [((0, 4, 8, 64), (0, 4, 8, 64)),
                                                ((2, 4, 0, 64), (2, 4, 8, 64)),
                                                ((2, 4, 8, 64), (2, 4, 0, 64))])

@@ -437,14 +437,19 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
         gmma_done(acc_s);
         release(&smem.k_empty[stage]);
         scores(i, is_masked);
-        softmax.template update<false>(s, scale_log2, [&](int r, float c) { correction[r] = c; });
+        const bool moved = softmax.template update<false, true>(
+            s, scale_log2, [&](int r, float c) { correction[r] = c; });
         warpgroup_wait<0>();
         gmma_done(acc_o);
         release(&smem.v_empty[prev]);
-        CUTE_UNROLL
-        for (int r = 0; r < kRows; ++r) {
+        // O is rescaled only where a row of the warp took a new max (lazily: most blocks of a
+        // long row take none), a branch of the warp around 32 / 64 multiplies a thread.
+        if (__any_sync(0xffffffffu, moved)) {
           CUTE_UNROLL
-          for (int c = 0; c < size<1>(acc_o_rc); ++c) acc_o_rc(r, c) *= correction[r];
+          for (int r = 0; r < kRows; ++r) {
+            CUTE_UNROLL
+            for (int c = 0; c < size<1>(acc_o_rc); ++c) acc_o_rc(r, c) *= correction[r];
+          }
         }
         to_p();
       };

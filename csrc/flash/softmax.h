@@ -54,11 +54,17 @@ struct OnlineSoftmax {
 
   // The same, handing each row's rescale factor to rescale(r, factor) (not called when kFirst)
   // for a caller whose output accumulator is still being written by an asynchronous GEMM.
-  template <bool kFirst, typename TensorS, typename Rescale>
-  __device__ __forceinline__ void update(TensorS& s, float scale_log2, Rescale&& rescale) {
+  // kLazy: a row keeps its max M unless the block's exceeds it by more than kLazyLog2 (base-2
+  // exponent units), so that its factor is exactly 1 and most blocks rescale nothing; the
+  // probabilities are then up to 2^kLazyLog2, which float sums and bf16 / fp16 P hold. Returns
+  // whether some row of this thread took a new max (kLazy; else whether any could have).
+  static constexpr float kLazyLog2 = 8.f;
+  template <bool kFirst, bool kLazy = false, typename TensorS, typename Rescale>
+  __device__ __forceinline__ bool update(TensorS& s, float scale_log2, Rescale&& rescale) {
     static_assert(decltype(cute::size<0>(s))::value == kRows);
     constexpr int kCols = decltype(cute::size<1>(s))::value;
     static_assert(kCols % kChains == 0);
+    bool moved = !kLazy;
     CUTE_UNROLL
     for (int r = 0; r < kRows; ++r) {
       float chain_max[kChains];
@@ -70,11 +76,14 @@ struct OnlineSoftmax {
       CUTE_UNROLL
       for (int j = 1; j < kChains; ++j) block_max = fmaxf(block_max, chain_max[j]);
       block_max = quad_allreduce(block_max, MaxOp{}) * scale_log2;
-      const float new_max = kFirst ? block_max : fmaxf(row_max[r], block_max);
+      float new_max = kFirst ? block_max : fmaxf(row_max[r], block_max);
+      // (-inf - -inf is NaN: a row without a visible key yet keeps -inf.)
+      if (kLazy && !kFirst && new_max - row_max[r] <= kLazyLog2) new_max = row_max[r];
       // A row with no visible key so far has max -inf: use 0 so that exp2 gives 0, not NaN.
       const float max_scaled = new_max == -INFINITY ? 0.f : new_max;
       if (!kFirst) {
         const float correction = exp2f(row_max[r] - max_scaled);
+        moved |= new_max != row_max[r];
         row_sum[r] *= correction;
         rescale(r, correction);
       }
@@ -92,6 +101,7 @@ struct OnlineSoftmax {
       for (int j = 1; j < kChains; ++j) sum += chain_sum[j];
       row_sum[r] = sum;
     }
+    return moved;
   }
 
   // Normalizes acc_o (times `out_scale`, the dropout rescale) and returns each row's natural-log
