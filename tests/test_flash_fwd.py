@@ -121,8 +121,8 @@ def test_rows_without_keys(dtype, how):
 def test_row_max_moving_across_key_blocks(dtype, head_dim, is_causal, spread):
     """Scores whose row max moves from one group of 16 keys to the next by a few (spread 3)
     or by tens (spread 30) of base-2 exponent units, in either direction: the Hopper forward
-    keeps a row's max while a block's exceeds it by at most 8 units (no rescale of O) and
-    rescales past that, so both paths run in key blocks visited in the kernel's order."""
+    at head dims >= 128 keeps a row's max while a block's exceeds it by at most 8 units (no
+    rescale of O) and rescales past that, so both paths run in the kernel's order of blocks."""
     require_kernel(head_dim, dtype)
     batch, heads, seqlen = 2, 3, 1000
     scale_log2 = head_dim ** -0.5 * 1.4426950408889634
