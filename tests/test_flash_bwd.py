@@ -401,12 +401,29 @@ def deterministic_grads(run, inputs, g):
 
 
 @pytest.mark.usefixtures("kernels")
-@pytest.mark.parametrize("case", ["mha", "gqa", "mqa_causal", "varlen", "hdim256",
-                                  "serial128", "serial256", "window", "bottom_right_window",
-                                  "waves"])
+@pytest.mark.parametrize("case", ["mha", "gqa", "mqa_causal", "varlen", "varlen_full", "hdim256",
+                                  "hdim256_full", "serial128", "serial256", "window",
+                                  "bottom_right_window", "waves"])
 def test_deterministic(case):
+    """Against the reference, and bitwise equal over three runs. The Hopper kernel orders the
+    dq additions by key block: in the order the blocks reach a query block when every block sees
+    every query block and they are no more than the query blocks (mha, gqa, varlen_full's
+    sequences with more queries than keys, hdim256_full: each block walks the query blocks
+    from its own start), else ascending (the rest, varlen_full's other sequences)."""
     dtype = torch.bfloat16
-    if case == "varlen":
+    if case == "varlen_full":
+        require_kernel(64, dtype)
+        lengths_q, lengths_k = [900, 100, 0, 1300], [700, 800, 500, 1300]
+        (q,), cu_q = packed(lengths_q, 4, 64, dtype)
+        (k, v), cu_k = packed(lengths_k, 2, 64, dtype, count=2)
+        run = varlen_run("none", cu_q, cu_k, 1300, 1300, deterministic=True)
+        reference = functools.partial(attention_varlen_ref, cu_seqlens_q=cu_q,
+                                      cu_seqlens_k=cu_k)
+        inputs = (q, k, v)
+    elif case == "hdim256_full":  # 16 query blocks of 64, 11 key blocks of 64
+        inputs = qkv(1, 4, 2, 1000, 700, 256, dtype)
+        run, reference = sdpa_style(is_causal=False, deterministic=True)
+    elif case == "varlen":
         require_kernel(128, dtype)
         lengths_q, lengths_k = [700, 0, 1500, 300], [900, 1200, 1, 2000]
         (q,), cu_q = packed(lengths_q, 8, 128, dtype)
