@@ -411,27 +411,25 @@ def test_deterministic(case):
     sequences with more queries than keys, hdim256_full: each block walks the query blocks
     from its own start), else ascending (the rest, varlen_full's other sequences)."""
     dtype = torch.bfloat16
+
+    def varlen(lengths_q, lengths_k, heads_q, head_dim, causal):
+        """attention_varlen on packed sequences of 2 KV heads, and its reference."""
+        require_kernel(head_dim, dtype)
+        (q,), cu_q = packed(lengths_q, heads_q, head_dim, dtype)
+        (k, v), cu_k = packed(lengths_k, 2, head_dim, dtype, count=2)
+        run = varlen_run("top_left" if causal else "none", cu_q, cu_k, max(lengths_q),
+                         max(lengths_k), deterministic=True)
+        reference = functools.partial(attention_varlen_ref, cu_seqlens_q=cu_q, cu_seqlens_k=cu_k,
+                                      window_size=(-1, 0) if causal else (-1, -1))
+        return run, reference, (q, k, v)
+
     if case == "varlen_full":
-        require_kernel(64, dtype)
-        lengths_q, lengths_k = [900, 100, 0, 1300], [700, 800, 500, 1300]
-        (q,), cu_q = packed(lengths_q, 4, 64, dtype)
-        (k, v), cu_k = packed(lengths_k, 2, 64, dtype, count=2)
-        run = varlen_run("none", cu_q, cu_k, 1300, 1300, deterministic=True)
-        reference = functools.partial(attention_varlen_ref, cu_seqlens_q=cu_q,
-                                      cu_seqlens_k=cu_k)
-        inputs = (q, k, v)
+        run, reference, inputs = varlen([900, 100, 0, 1300], [700, 800, 500, 1300], 4, 64, False)
     elif case == "hdim256_full":  # 16 query blocks of 64, 11 key blocks of 64
         inputs = qkv(1, 4, 2, 1000, 700, 256, dtype)
         run, reference = sdpa_style(is_causal=False, deterministic=True)
     elif case == "varlen":
-        require_kernel(128, dtype)
-        lengths_q, lengths_k = [700, 0, 1500, 300], [900, 1200, 1, 2000]
-        (q,), cu_q = packed(lengths_q, 8, 128, dtype)
-        (k, v), cu_k = packed(lengths_k, 2, 128, dtype, count=2)
-        run = varlen_run("top_left", cu_q, cu_k, 1500, 2000, deterministic=True)
-        reference = functools.partial(attention_varlen_ref, cu_seqlens_q=cu_q,
-                                      cu_seqlens_k=cu_k, window_size=(-1, 0))
-        inputs = (q, k, v)
+        run, reference, inputs = varlen([700, 0, 1500, 300], [900, 1200, 1, 2000], 8, 128, True)
     elif case == "hdim256":  # 15 key blocks of 64
         inputs = qkv(1, 4, 2, 700, 901, 256, dtype)
         run, reference = sdpa_style(is_causal=True, deterministic=True)
