@@ -89,18 +89,23 @@ __device__ __forceinline__ auto key_rows(T* base, int64_t batch_stride, int64_t 
 // KV head), which must be able to run beside it: only where a head has at most half as many
 // key blocks as the device has SMs (one CTA an SM; the half leaves room for other streams'
 // kernels). Otherwise a block waits only for earlier ones, which started before it.
+// Ordered additions under a causal mask or a window, on the same condition (`rising`, the grid
+// head-major too: p.key_block_major spreads a head's blocks over the whole grid): every block
+// walks its query blocks up from its first, which comes later the later the block, so that a
+// query block's blocks reach it one after the other, the last block first, and take their
+// turns in that order (from the default's walk down, all reached it at the same step).
 template <int kBlockM, int kBlockN, bool kCausal>
 struct KeyBlockSteps {
   Mask<kCausal> visible;  // visibility only (no ALiBi)
-  int n0, keys, m_first, m_last, h_first, num_steps, n_blocks, m_start;
-  bool reverse, cyclic;
+  int n0, keys, m_first, m_last, h_first, num_steps, n_blocks, m_start, seqlen_q;
+  bool reverse, cyclic, rising;
 
   __device__ __forceinline__ KeyBlockSteps(const BwdParams& p, const SeqLen& seq, int kv_head,
                                            int n_block)
       : visible(seq.seqlen_q, seq.seqlen_k, p.bottom_right, p.window_left, p.window_right, 0.f),
         n0(n_block * kBlockN),
         keys(min(kBlockN, seq.seqlen_k - n0)),
-        reverse(p.walk_down) {
+        seqlen_q(seq.seqlen_q) {
     const int row_begin = visible.row_begin(n0);
     const int row_end = visible.row_end(n0 + keys - 1, seq.seqlen_q);
     const int num_m = row_end > row_begin ? (row_end + kBlockM - 1) / kBlockM - row_begin / kBlockM : 0;
@@ -110,8 +115,11 @@ struct KeyBlockSteps {
     h_first = kv_head * group;
     num_steps = num_m * group;
     n_blocks = (seq.seqlen_k + kBlockN - 1) / kBlockN;
-    cyclic = !kCausal && p.dq_semaphore != nullptr && p.window_left < 0 && p.window_right < 0 &&
-             n_blocks <= num_m && n_blocks <= p.num_sms / 2;
+    const bool beside = p.dq_semaphore != nullptr && n_blocks <= p.num_sms / 2;
+    const bool masked = kCausal || p.window_left >= 0 || p.window_right >= 0;
+    cyclic = beside && !masked && n_blocks <= num_m;
+    rising = beside && masked && !p.key_block_major;
+    reverse = p.walk_down && !rising;
     m_start = cyclic ? m_last - n_block : reverse ? m_last : m_first;
   }
 
@@ -137,12 +145,17 @@ struct KeyBlockSteps {
   // row m * kBlockM sees. Cyclic (all n_blocks blocks see m): block j reaches m at step
   // (c - j) mod num_m, c = m_last - m, all at different steps (n_blocks <= num_m); in that
   // order m takes blocks c, c - 1, ..., 0, n_blocks - 1, ..., c + 1 (c < n_blocks), or from
-  // n_blocks - 1 down: j's turn is (min(c, n_blocks - 1) - j) mod n_blocks.
+  // n_blocks - 1 down: j's turn is (min(c, n_blocks - 1) - j) mod n_blocks. Rising: the blocks
+  // that see m form a run from n_block_begin to the last key block its last row sees, and take
+  // their turns from that one down.
   __device__ __forceinline__ int earlier_key_blocks(int m) const {
     const int j = n0 / kBlockN;
     if (cyclic) {
       const int t = min(m_last - m, n_blocks - 1) - j;
       return t < 0 ? t + n_blocks : t;
+    }
+    if (rising) {
+      return visible.template n_block_end<kBlockN>(min((m + 1) * kBlockM, seqlen_q)) - 1 - j;
     }
     return j - visible.template n_block_begin<kBlockN>(m * kBlockM);
   }
