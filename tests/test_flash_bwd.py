@@ -403,13 +403,17 @@ def deterministic_grads(run, inputs, g):
 @pytest.mark.usefixtures("kernels")
 @pytest.mark.parametrize("case", ["mha", "gqa", "mqa_causal", "varlen", "varlen_full", "hdim256",
                                   "hdim256_full", "serial128", "serial256", "window",
-                                  "bottom_right_window", "waves"])
+                                  "bottom_right_window", "waves", "causal_many",
+                                  "bottom_right_many"])
 def test_deterministic(case):
     """Against the reference, and bitwise equal over three runs. The Hopper kernel orders the
-    dq additions by key block: in the order the blocks reach a query block when every block sees
-    every query block and they are no more than the query blocks (mha, gqa, varlen_full's
-    sequences with more queries than keys, hdim256_full: each block walks the query blocks
-    from its own start), else ascending (the rest, varlen_full's other sequences)."""
+    dq additions by key block in the order the blocks reach a query block: where every block
+    sees every query block and they are no more than the query blocks, each block walking the
+    query blocks from its own start (mha, gqa, varlen_full's sequences with more queries than
+    keys, hdim256_full); under a causal mask or a window, each walking its query blocks up, the
+    last block first (window; causal_many and bottom_right_many: more CTAs than four waves on
+    132 SMs, so that the grid is head-major); ascending where a head's blocks may not all run
+    at once or the grid is key-block-major (waves, mqa_causal, hdim256, varlen)."""
     dtype = torch.bfloat16
 
     def varlen(lengths_q, lengths_k, heads_q, head_dim, causal):
@@ -425,6 +429,12 @@ def test_deterministic(case):
 
     if case == "varlen_full":
         run, reference, inputs = varlen([900, 100, 0, 1300], [700, 800, 500, 1300], 4, 64, False)
+    elif case == "causal_many":  # 3 key blocks x 256 heads: 768 CTAs
+        inputs = qkv(8, 32, 32, 300, 300, 64, dtype)
+        run, reference = sdpa_style(is_causal=True, deterministic=True)
+    elif case == "bottom_right_many":  # 4 key blocks x 20 x 8 KV heads: 640 CTAs
+        inputs = qkv(20, 32, 8, 200, 500, 128, dtype)
+        run, reference = flash_style(causal=True, deterministic=True)
     elif case == "hdim256_full":  # 16 query blocks of 64, 11 key blocks of 64
         inputs = qkv(1, 4, 2, 1000, 700, 256, dtype)
         run, reference = sdpa_style(is_causal=False, deterministic=True)
