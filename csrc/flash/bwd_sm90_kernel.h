@@ -337,9 +337,10 @@ __device__ __forceinline__ void bwd_sm90_producer(const BwdParams& params,
 // The dQ writer (one thread): for each step, once the consumers have staged its dq, one TMA
 // tensor reduction per box into the fp32 accumulators of the CTA's dq slice, then the staging
 // buffer back to the consumers (kDqInQ: Q/dO's buffer back to the producer) once the
-// reductions have read it. Deterministic calls (params.dq_semaphore) add in key block order:
-// the step waits until the query block's counter shows every earlier key block's additions,
-// and counts its own once they have finished.
+// reductions have read it. Deterministic calls (params.dq_semaphore) add in a fixed order of
+// the key blocks (KeyBlockSteps::earlier_key_blocks): the step waits until the query block's
+// counter shows the additions of every block before this one, and counts its own once they
+// have finished.
 template <typename Traits, bool kCausal>
 __device__ __forceinline__ void bwd_sm90_dq_writer(const BwdParams& params,
                                                    const Sm90BwdTma<Traits>& tma,
