@@ -294,9 +294,8 @@ __device__ __forceinline__ void bwd_key_block(const BwdParams& params, const Seq
           // Softcap: tanh recovered from P (log2 P + lse = (tanh + ALiBi) * scale_log2)
           // instead of being kept in registers through the dP product; P = 0 gives dS = 0.
           if (has_softcap && p != 0.f) {
-            float x = 0.f;
-            mask.apply_one(x, m0 + get<0>(tScS_rc(r, c)), n0 + get<1>(tScS_rc(r, c)), false);
-            const float t = (__log2f(fabsf(p)) + lse_log2[r]) / scale_log2 - x;
+            const float t = (__log2f(fabsf(p)) + lse_log2[r]) / scale_log2 -
+                            mask.alibi(m0 + get<0>(tScS_rc(r, c)), n0 + get<1>(tScS_rc(r, c)));
             ds *= 1.f - t * t;
           }
         }

@@ -15,6 +15,7 @@
 #include <cutlass/numeric_conversion.h>
 
 #include "params.h"
+#include "utils.h"
 
 namespace flash {
 
@@ -86,10 +87,7 @@ __global__ void __launch_bounds__(kPrepostThreads) bwd_dsum_kernel(const BwdPara
       for (int i = 0; i < kVec; ++i) sum += static_cast<float>(a[i]) * static_cast<float>(b[i]);
     }
   }
-  #pragma unroll
-  for (int offset = kLanes / 2; offset > 0; offset /= 2) {
-    sum += __shfl_xor_sync(0xffffffff, sum, offset);
-  }
+  sum = lanes_allreduce<kLanes>(sum, SumOp{});
   if (valid && lane == 0) p.dsum[index] = sum;
   if (p.sink_rows == nullptr && p.grad_sinks == nullptr) return;  // no sinks' gradient wanted
   // The row's share of its head's sink gradient, -exp(sink - lse') rowsum(dO * O): 0 where lse'
@@ -113,10 +111,7 @@ __global__ void __launch_bounds__(kPrepostThreads) bwd_dsum_kernel(const BwdPara
     if (valid && lane == 0) atomicAdd(p.grad_sinks + head, share);
     return;
   }
-  #pragma unroll
-  for (int offset = 16; offset > 0; offset /= 2) {
-    share += __shfl_xor_sync(0xffffffff, share, offset);
-  }
+  share = lanes_allreduce<32>(share, SumOp{});
   __shared__ float warp_shares[kPrepostThreads / 32];
   if (threadIdx.x % 32 == 0) warp_shares[threadIdx.x / 32] = share;
   __syncthreads();

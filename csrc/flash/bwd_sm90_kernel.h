@@ -623,9 +623,8 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
         if constexpr (decltype(is_masked)::value) {
           // Softcap's 1 - tanh^2 from P, as in bwd_kernel.h.
           if (has_softcap && p != 0.f) {
-            float x = 0.f;
-            mask.apply_one(x, m0 + get<1>(tScS_rc(r, c)), n0 + get<0>(tScS_rc(r, c)), false);
-            const float t = (__log2f(p) + lse_log2[c]) / scale_log2 - x;
+            const float t = (__log2f(p) + lse_log2[c]) / scale_log2 -
+                            mask.alibi(m0 + get<1>(tScS_rc(r, c)), n0 + get<0>(tScS_rc(r, c)));
             ds *= 1.f - t * t;
           }
         }

@@ -81,9 +81,15 @@ struct Mask {
     return window_left >= 0 ? max(0, min(seqlen_q, n_last - diag + window_left + 1)) : seqlen_q;
   }
 
+  // The ALiBi bias of score (row, col): 0 without ALiBi, by a branch (as the callers' own
+  // tests of alibi_coef, which it repeats, need nothing more).
+  __device__ __forceinline__ float alibi(int row, int col) const {
+    return alibi_coef != 0.f ? alibi_coef * static_cast<float>(abs(row + diag - col)) : 0.f;
+  }
+
   // Adds ALiBi to score x of (row, col) and, when `visibility`, sets it to -inf if invisible.
   __device__ __forceinline__ void apply_one(float& x, int row, int col, bool visibility) const {
-    if (alibi_coef != 0.f) x += alibi_coef * static_cast<float>(abs(row + diag - col));
+    if (alibi_coef != 0.f) x += alibi(row, col);
     if (visibility && (col >= col_end(row) || col < col_begin(row))) x = -INFINITY;
   }
 
@@ -93,9 +99,7 @@ struct Mask {
   template <typename ForEach>
   __device__ __forceinline__ void apply_each(ForEach&& for_each, bool visibility) const {
     if (alibi_coef != 0.f) {
-      for_each([&](float& x, int row, int col) {
-        x += alibi_coef * static_cast<float>(abs(row + diag - col));
-      });
+      for_each([&](float& x, int row, int col) { x += alibi(row, col); });
     }
     if (!visibility) return;
     for_each([&](float& x, int row, int col) {
@@ -141,9 +145,7 @@ struct Mask {
       }
     };
     if (alibi_coef != 0.f) {
-      for_each([&](float& x, int r, int k) {
-        x += alibi_coef * static_cast<float>(abs(row_of(r) + diag - col0 - k));
-      });
+      for_each([&](float& x, int r, int k) { x += alibi(row_of(r), col0 + k); });
     }
     if (!visibility) return;
     with_bounds([&](auto left, auto right) {

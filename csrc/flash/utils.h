@@ -1,4 +1,4 @@
-// Register-level helpers shared by the flash kernels: warp-quad reductions, accumulator layout
+// Register-level helpers shared by the flash kernels: lane-group reductions, accumulator layout
 // views, type conversion, the two smem-fed GEMM loops and predicated tile copies.
 #pragma once
 
@@ -19,10 +19,21 @@ struct SumOp {
   __device__ __forceinline__ float operator()(float a, float b) const { return a + b; }
 };
 
+// op over each group of kWidth adjacent lanes (a power of 2 up to 32), every lane of a group
+// getting its result.
+template <int kWidth, typename Op>
+__device__ __forceinline__ float lanes_allreduce(float x, Op op) {
+  static_assert(kWidth >= 1 && kWidth <= 32 && (kWidth & (kWidth - 1)) == 0);
+  CUTE_UNROLL
+  for (int offset = kWidth / 2; offset > 0; offset /= 2) {
+    x = op(x, __shfl_xor_sync(0xffffffff, x, offset));
+  }
+  return x;
+}
+
 template <typename Op>
 __device__ __forceinline__ float quad_allreduce(float x, Op op) {
-  x = op(x, __shfl_xor_sync(0xffffffff, x, 2));
-  return op(x, __shfl_xor_sync(0xffffffff, x, 1));
+  return lanes_allreduce<4>(x, op);
 }
 
 // SM80 16x8 accumulator ((2, 2), MMA_M, MMA_N) viewed as rows x cols ((2, MMA_M), (2, MMA_N)):
