@@ -255,6 +255,13 @@ KERNEL_CASES = [
     ("batch_idx_leftpad_tiles", 32, 4, 5, 128, {"causal": True, "leftpad": True}),
     ("paged256_softcap_sinks", 8, 2, 1, 256, {"softcap": 30.0, "sinks": True}),
     ("dense_d80_no_append", 4, 2, 3, 80, {"causal": True, "no_append": True}),
+    # Longer than the kernel's window of 256 block-table entries (4096 tokens at page 16): the
+    # window refilled within a CTA, with one split and with three whose bounds fall mid-window.
+    ("paged16_long_one_split", 16, 2, 3, 128, {"causal": True, "capacity": 12000,
+                                                "num_splits": 1}),
+    # Page 48 (not a power of two) and a window starting mid-page, three splits.
+    ("paged48_long_window", 4, 4, 1, 64, {"window_size": (9000, 0), "capacity": 20016,
+                                          "num_splits": 3}),
 ]
 
 
@@ -268,7 +275,8 @@ def test_cuda_decode_kernel(case, dtype):
     require_kernel(head_dim, dtype)
     options = dict(options)
     g = torch.Generator().manual_seed(zlib.crc32(name.encode()))
-    batch, capacity, new = 3, 1536, 0 if options.pop("no_append", False) else seqlen_q
+    batch, new = 3, 0 if options.pop("no_append", False) else seqlen_q
+    capacity = options.pop("capacity", 1536)
     q = torch.randn(batch, seqlen_q, heads_q, head_dim, generator=g).to(dtype)
     k, v = (torch.randn(batch, new, heads_kv, head_dim, generator=g).to(dtype) for _ in range(2))
     rows = torch.tensor([4, 0, 2]) if name.startswith("batch_idx") else torch.arange(batch)
@@ -278,6 +286,7 @@ def test_cuda_decode_kernel(case, dtype):
     leftpad = torch.tensor([0, 33, 500]) if options.pop("leftpad", False) else torch.zeros(batch)
     sinks = torch.randn(heads_q, generator=g) if options.pop("sinks", False) else None
     causal, window = options.pop("causal", False), options.pop("window_size", (-1, -1))
+    num_splits = options.pop("num_splits", 0)
     ref_options = dict(options, sinks=sinks)
     args = (q, k_cache, v_cache, k if new else None, v if new else None, lengths, leftpad, rows,
             None, None, False, causal, window)
@@ -287,7 +296,7 @@ def test_cuda_decode_kernel(case, dtype):
     cuda = {"q": q.cuda(), "k_cache": k_cache.cuda(), "v_cache": v_cache.cuda()}
     kwargs = dict(cache_seqlens=lengths.cuda(), causal=causal, window_size=window,
                   return_softmax_lse=True, learnable_sink=None if sinks is None else sinks.cuda(),
-                  **options)
+                  num_splits=num_splits, **options)
     if new:
         kwargs.update(k=k.cuda(), v=v.cuda())
     if leftpad.any():
