@@ -137,6 +137,32 @@ def test_row_max_moving_across_key_blocks(dtype, head_dim, is_causal, spread):
     check(*sdpa_style(is_causal=is_causal), (q, k, v))
 
 
+@pytest.mark.usefixtures("kernels")
+@pytest.mark.parametrize("head_dim", [64, 128, 256])
+@pytest.mark.parametrize("is_causal", [False, True])
+def test_tiles_with_rows_past_the_sequence(head_dim, is_causal):
+    """Tiles whose last consumer warpgroups own only rows past the sequence (the Hopper forward
+    runs none of their products; they keep its barriers' counts): S = 1000 (in 192-row tiles at
+    head dim 64, 128-row ones otherwise), and packed sequences of 1 to 200 rows, several tiles
+    a CTA in a row so that idle and working tiles alternate on each consumer."""
+    dtype = torch.bfloat16
+    require_kernel(head_dim, dtype)
+    check(*sdpa_style(is_causal=is_causal), qkv(3, 40, 40, 1000, 1000, head_dim, dtype))
+    lengths = [1, 64, 65, 130, 192, 200, 7, 128, 129, 63] * 20
+    (q, k, v), cu = packed(lengths, 4, head_dim, dtype, count=3)
+    longest = max(lengths)
+
+    def run(q, k, v):
+        return flash_ext.attention_varlen(q, k, v, cu, cu, longest, longest, is_causal=is_causal,
+                                          return_lse=True, backend="flash")
+
+    def reference(q, k, v, compute_dtype):
+        return attention_varlen_ref(q, k, v, cu, cu, is_causal=is_causal,
+                                    compute_dtype=compute_dtype)
+
+    check(run, reference, (q, k, v))
+
+
 @pytest.mark.parametrize("shape_q, shape_kv", [((0, 4, 8, 64), (0, 4, 8, 64)),
                                                ((2, 4, 0, 64), (2, 4, 8, 64)),
                                                ((2, 4, 8, 64), (2, 4, 0, 64))])

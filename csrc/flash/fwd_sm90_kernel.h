@@ -374,6 +374,13 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
     const float sink = params.sinks != nullptr ? params.sinks[bidh] : -INFINITY;
     const int warp_row0 = m0 + 64 * wg + (warp % 4) * 16 + lane / 4;
     auto row_of = [&](int r) { return warp_row0 + (r % 2) * 8; };
+    // A consumer whose 64 rows all lie past the sequence (the last tile of a sequence that is
+    // not a multiple of kBlockM: S = 1k in 192-row tiles, short varlen sequences) runs none of
+    // the tile's products; it takes its turns and frees the buffers in the same order, so that
+    // the others' barriers count as before. Three-consumer kernels only: with two, the branch
+    // cost the causal D = 64 kernel 1.5-2.5% at S = 1k and 4k (benchmarks/NOTES.md), where
+    // no tile has such rows.
+    const bool idle = Traits::kConsumers > 2 && m0 + 64 * wg >= t.seq.seqlen_q;
 
     Tensor acc_o = partition_fragment_C(mma_o, Shape<_64, Int<kHeadDimV>>{});  // (MMA, 1, 1)
     Tensor acc_o_rc = make_tensor(acc_o.data(), gmma_acc_rowcol_layout(acc_o.layout()));  // (rows, cols)
@@ -382,6 +389,22 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
     clear(acc_o);
     Barrier::wait(&smem.q_full, tile_count & 1);
 
+    if (idle) {
+      for (int i = 0; i < num_blocks; ++i) {
+        const int it = block_count + i, stage = it % kStages;
+        const uint32_t phase = uint32_t(it / kStages) & 1;
+        Barrier::wait(&smem.k_full[stage], phase);
+        NamedBarrier::sync(256, my_turn);
+        NamedBarrier::arrive(256, next_turn);
+        release(&smem.k_empty[stage]);
+        Barrier::wait(&smem.v_full[stage], phase);
+        release(&smem.v_empty[stage]);
+      }
+      ++tile_count;
+      block_count += num_blocks;
+      release(&smem.q_empty);  // no O staged here
+      return;
+    }
     if (num_blocks > 0) {
       Tensor acc_s = partition_fragment_C(mma_s, Shape<_64, Int<kBlockN>>{});  // (MMA, 1, 1)
       Tensor s = make_tensor(acc_s.data(), gmma_acc_rowcol_layout(acc_s.layout()));  // (rows, cols)
