@@ -2,9 +2,9 @@
 
 scripts/sanitize.sh runs this under memcheck, racecheck, synccheck and initcheck; the kernels'
 correctness is the tests' job, this file only has to reach every kernel (the Hopper and the
-mma.sync flash kernels, dropout, split-KV with its combine, varlen, deterministic mode, head
-dims between the kernels', GQA, mem_eff with a bias and its gradient, fp32) with shapes that
-leave partial tiles at every edge. The cases of head dims or dtypes this build left out are
+mma.sync flash kernels, dropout, split-KV with its combine, the decode kernel on dense and paged
+caches, varlen, deterministic mode, head dims between the kernels', GQA, mem_eff with a bias
+and its gradient, fp32) with shapes that leave partial tiles at every edge. The cases of head dims or dtypes this build left out are
 skipped and named. Prints each case as it starts, so a report can be placed. --planted makes
 one read of memory nothing wrote instead, for sanitize.sh to check that initcheck reports it.
 """
@@ -45,6 +45,37 @@ def attention(**kwargs):
     return lambda q, k, v: flash_ext.attention(q, k, v, return_lse=True, **kwargs)
 
 
+def kvcache(page: int):
+    """flash_attn_with_kvcache on (B, S, Hkv, D) caches: the query's tokens appended after
+    lengths (0, S - Sq, ...), causal; as shuffled pages of `page` tokens (0: dense), with one
+    split and with the split count the op chooses."""
+    def run(q, k_cache, v_cache):
+        batch, seqlen, heads_kv, head_dim = k_cache.shape
+        new = q.shape[1]
+        lengths = torch.tensor([0, seqlen - new, seqlen // 2][:batch], dtype=torch.int32,
+                               device=q.device)
+        k_new, v_new = (torch.randn(batch, new, heads_kv, head_dim, device=q.device,
+                                    dtype=q.dtype) for _ in range(2))
+        kwargs = dict(cache_seqlens=lengths, causal=True)
+        if page:
+            blocks = batch * seqlen // page
+            order = torch.randperm(blocks, device=q.device)
+            pages = []
+            for cache in (k_cache, v_cache):
+                paged = torch.empty(blocks, page, heads_kv, head_dim, device=q.device,
+                                    dtype=q.dtype)
+                paged[order] = cache.reshape(blocks, page, heads_kv, head_dim)
+                pages.append(paged)
+            k_cache, v_cache = pages
+            kwargs["block_table"] = order.view(batch, seqlen // page).to(torch.int32)
+        for splits in (1, 0):
+            out = flash_ext.flash_attn_with_kvcache(q, k_cache, v_cache, k_new, v_new,
+                                                    num_splits=splits, **kwargs)
+        return out
+
+    return run
+
+
 def flash_cases(dtype):
     """(name, head dim, sm80 only, fn, input shapes, grad) of the flash backend."""
     b, hq, hkv = 2, 4, 2
@@ -61,6 +92,14 @@ def flash_cases(dtype):
         backend="flash"), shapes, True)
     yield ("D=128 split-KV decode", 128, attention(backend="flash"),
            [(b, hq, 1, 128), (b, hq, 3000, 128), (b, hq, 3000, 128)], False)
+
+    # The decode kernel: pages of 16 tokens read through the block table's window (refilled
+    # within a CTA: one split over 4.8k tokens) and then split with the combine, two row tiles,
+    # the append; a dense cache with GQA.
+    yield ("D=128 kvcache paged16 two row tiles", 128, kvcache(16),
+           [(2, 2, 32, 128), (2, 4800, 2, 128), (2, 4800, 2, 128)], False)
+    yield ("D=64 kvcache dense", 64, kvcache(0),
+           [(3, 1, 8, 64), (3, 1000, 2, 64), (3, 1000, 2, 64)], False)
 
     lengths = [0, 1, 70, 129]
     cu = torch.tensor([0, *torch.tensor(lengths).cumsum(0).tolist()], dtype=torch.int32,
