@@ -4,8 +4,8 @@ scripts/sanitize.sh runs this under memcheck, racecheck, synccheck and initcheck
 correctness is the tests' job, this file only has to reach every kernel (the Hopper and the
 mma.sync flash kernels, dropout, split-KV with its combine, the decode kernel on dense and paged
 caches, varlen, deterministic mode, head dims between the kernels', GQA, mem_eff with a bias
-and its gradient, fp32) with shapes that leave partial tiles at every edge. The cases of head dims or dtypes this build left out are
-skipped and named. Prints each case as it starts, so a report can be placed. --planted makes
+and its gradient, fp32) with shapes that leave partial tiles at every edge. The cases of head
+dims or dtypes this build left out are skipped and named. Prints each case as it starts, so a report can be placed. --planted makes
 one read of memory nothing wrote instead, for sanitize.sh to check that initcheck reports it.
 """
 
@@ -15,11 +15,15 @@ import argparse
 import os
 import re
 import sys
+from pathlib import Path
 
 import torch
 
 import flash_ext
 from flash_ext.dispatch import FLASH_DTYPE_NAMES, AttentionCall, explain_call
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+from bench_decode import paged  # noqa: E402
 
 
 def not_built(backend: str, dtype: torch.dtype, head_dim: int) -> list[str]:
@@ -58,16 +62,9 @@ def kvcache(page: int):
                                     dtype=q.dtype) for _ in range(2))
         kwargs = dict(cache_seqlens=lengths, causal=True)
         if page:
-            blocks = batch * seqlen // page
-            order = torch.randperm(blocks, device=q.device)
-            pages = []
-            for cache in (k_cache, v_cache):
-                paged = torch.empty(blocks, page, heads_kv, head_dim, device=q.device,
-                                    dtype=q.dtype)
-                paged[order] = cache.reshape(blocks, page, heads_kv, head_dim)
-                pages.append(paged)
-            k_cache, v_cache = pages
-            kwargs["block_table"] = order.view(batch, seqlen // page).to(torch.int32)
+            k_cache, table = paged(k_cache, page, torch.Generator().manual_seed(0))
+            v_cache, _ = paged(v_cache, page, torch.Generator().manual_seed(0))
+            kwargs["block_table"] = table
         for splits in (1, 0):
             out = flash_ext.flash_attn_with_kvcache(q, k_cache, v_cache, k_new, v_new,
                                                     num_splits=splits, **kwargs)

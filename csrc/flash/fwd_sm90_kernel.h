@@ -388,17 +388,17 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
     float lse[kRows];
     clear(acc_o);
     Barrier::wait(&smem.q_full, tile_count & 1);
+    auto stage_of = [&](int i) { return (block_count + i) % kStages; };
+    auto phase_of = [&](int i) { return uint32_t((block_count + i) / kStages) & 1; };
 
     if (idle) {
       for (int i = 0; i < num_blocks; ++i) {
-        const int it = block_count + i, stage = it % kStages;
-        const uint32_t phase = uint32_t(it / kStages) & 1;
-        Barrier::wait(&smem.k_full[stage], phase);
+        Barrier::wait(&smem.k_full[stage_of(i)], phase_of(i));
         NamedBarrier::sync(256, my_turn);
         NamedBarrier::arrive(256, next_turn);
-        release(&smem.k_empty[stage]);
-        Barrier::wait(&smem.v_full[stage], phase);
-        release(&smem.v_empty[stage]);
+        release(&smem.k_empty[stage_of(i)]);
+        Barrier::wait(&smem.v_full[stage_of(i)], phase_of(i));
+        release(&smem.v_empty[stage_of(i)]);
       }
       ++tile_count;
       block_count += num_blocks;
@@ -412,8 +412,6 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
       Tensor tOrP = make_tensor<Element>(gmma_acc_as_a_layout(acc_s.layout()));  // (MMA, 1, MMA_K)
 
       auto pass_turn = [&] { NamedBarrier::arrive(256, next_turn); };
-      auto stage_of = [&](int i) { return (block_count + i) % kStages; };
-      auto phase_of = [&](int i) { return uint32_t((block_count + i) / kStages) & 1; };
 
       OnlineSoftmax<kRows, Traits::kSoftmaxChains> softmax;
       const float scale_log2 = t.softmax_scale * float(M_LOG2E);
