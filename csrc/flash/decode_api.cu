@@ -106,10 +106,7 @@ cudaError_t run_decode(const DecodeParams& call, cudaStream_t stream) {
     if (err != cudaSuccess || params.num_splits == 1) return;  // one split wrote out itself
     FwdParams combine = params;
     combine.num_splits = decode_slices(params);
-    const int64_t rows = int64_t(params.batch) * params.heads_q * params.seqlen_q;
-    const unsigned blocks = static_cast<unsigned>((rows + kCombineWarps - 1) / kCombineWarps);
-    fwd_combine_kernel<Element, kHeadDim><<<blocks, kCombineWarps * 32, 0, stream>>>(combine);
-    err = cudaGetLastError();
+    err = launch_fwd_combine<Element, kHeadDim>(combine, stream);
   });
   return err;
 }

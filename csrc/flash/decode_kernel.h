@@ -323,6 +323,11 @@ __global__ void __launch_bounds__(DecodeTraits<kHeadDim, kMTiles>::kThreads)
     if (s < n_tiles) load_tile(tile0 + s, s);
     cute::cp_async_fence();
   }
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  // The combine (launch_fwd_combine) may be scheduled from here on: its blocks wait for this
+  // grid's memory, and take the slots that this one-wave grid's blocks leave as they finish.
+  asm volatile("griddepcontrol.launch_dependents;\n" ::: "memory");
+#endif
   for (int it = 0; it < n_tiles; ++it) {
     cute::cp_async_wait<kStages - 2>();
     __syncthreads();  // tile `it` has landed; every warp is done with the stage refilled next

@@ -96,10 +96,7 @@ cudaError_t run_fwd_(FwdParams& params, cudaStream_t stream) {
   if (params.num_splits > 1) {
     const cudaError_t err = launch_fwd<typename Config::Split, kCausal, false, true>(params, stream);
     if (err != cudaSuccess) return err;
-    const int64_t rows = int64_t(params.batch) * params.heads_q * params.seqlen_q;
-    const unsigned blocks = static_cast<unsigned>((rows + kCombineWarps - 1) / kCombineWarps);
-    fwd_combine_kernel<Element, kHeadDim><<<blocks, kCombineWarps * 32, 0, stream>>>(params);
-    return cudaGetLastError();
+    return launch_fwd_combine<Element, kHeadDim>(params, stream);
   }
   if (params.dropout_p > 0.f) {
     return launch_fwd<typename Config::Dropout, kCausal, true, false>(params, stream);
