@@ -15,6 +15,9 @@ three sums over a 2 GiB tensor. The column `sum` times torch's sum over a tensor
 size in the same run: what one plain read of those bytes reaches (the launch and the ramp up and
 down weigh on small caches). Targets (issue 30, H100): >= 90% of that bandwidth where the cache
 holds >= 256 MiB, paged within 5% of dense, GQA 8:1 at MHA's GB/s.
+Each call is timed by CUDA events (median over ~100 ms) with L2 flushed before it by reading a
+256 MiB buffer; --flush write zeroes the buffer instead, as triton's do_bench does, which
+leaves L2 full of dirty lines whose write-back then lands in the timed call (--flush says why).
 Every output is compared with flash_ext's dense one by |x - ref| / |ref| (tolerance 2e-2); a
 mismatch is marked and makes the exit status 1; a provider that raises shows n/a.
 
@@ -42,6 +45,13 @@ import flash_ext
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_attention import relative_error, timed  # noqa: E402
+
+# Flush of L2 before each timed call: "read" sums a 256 MiB buffer (L2 then holds clean lines,
+# which the call evicts for free); "write" is triton's do_bench, which zeroes one, so that each
+# call starts with L2 full of dirty lines (~50 MB on the H100) and pays their write-back, about
+# 17 us of the HBM's time: the same for every provider and most of a 256 MiB call's gap to the
+# bandwidth (benchmarks/NOTES.md).
+FLUSHES = ("read", "write")
 
 TOL = 2e-2
 REFERENCE = "flash_ext"
@@ -91,11 +101,36 @@ def paged(cache: Tensor, page: int, generator: torch.Generator) -> tuple[Tensor,
     return pages, order.view(b, s // page).to(torch.int32)
 
 
-def read_bandwidth(device: str) -> tuple[float, int]:
+def cold_timed(fn: Callable[[], object], device: str, flush: str) -> float:
+    """Median seconds of fn() with L2 flushed before each call by `flush` (FLUSHES); on the CPU
+    bench_attention.timed."""
+    if device != "cuda" or flush == "write":
+        return timed(fn, device)
+    buffer = torch.ones(2**27, dtype=torch.bfloat16, device=device)  # 256 MiB
+    total = torch.empty((), dtype=torch.float32, device=device)
+
+    def times(n: int) -> list[float]:
+        events = [(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True))
+                  for _ in range(n)]
+        for start, end in events:
+            torch.sum(buffer, 0, dtype=torch.float32, out=total)
+            start.record()
+            fn()
+            end.record()
+        torch.cuda.synchronize()
+        return [start.elapsed_time(end) / 1e3 for start, end in events]
+
+    estimate = max(sum(times(5)) / 5, 1e-6)
+    times(max(1, int(25e-3 / estimate)))  # warm-up, as timed()'s 25 ms
+    measured = sorted(times(min(1000, max(5, int(100e-3 / estimate)))))
+    return measured[len(measured) // 2]
+
+
+def read_bandwidth(device: str, flush: str) -> tuple[float, int]:
     """Bytes per second of the best of three sums over a large tensor (2 GiB on CUDA, 64 MiB on
     the CPU), and its size in bytes."""
     x = torch.ones((2**30 if device == "cuda" else 2**25,), dtype=torch.bfloat16, device=device)
-    seconds = min(timed(lambda: x.sum(), device) for _ in range(3))
+    seconds = min(cold_timed(lambda: x.sum(), device, flush) for _ in range(3))
     size = x.numel() * x.element_size()
     return size / seconds, size
 
@@ -161,20 +196,20 @@ def make_inputs(case: Case, device: str) -> tuple[Tensor, Tensor, Tensor]:
     return q, k_cache, v_cache
 
 
-def run_case(case: Case, device: str, tiny: bool) -> list[Result]:
+def run_case(case: Case, device: str, tiny: bool, flush: str) -> list[Result]:
     q, k_cache, v_cache = make_inputs(case, device)
     results, outputs = [], {}
     for name, fn in providers(case, q, k_cache, v_cache, tiny, device).items():
         result = Result(case, name)
         try:
             outputs[name] = fn()
-            result.seconds = timed(fn, device)
+            result.seconds = cold_timed(fn, device, flush)
         except Exception as exc:  # noqa: BLE001 - a provider that does not run shows n/a
             result.error = f"{type(exc).__name__}: {(str(exc).splitlines() or [''])[0][:70]}"
         results.append(result)
     if device == "cuda" or tiny:  # a plain read of as many bytes: the column `sum`
         flat = torch.ones(case.cache_bytes // 2, dtype=torch.bfloat16, device=device)
-        results.append(Result(case, SUM, seconds=timed(lambda: flat.sum(), device)))
+        results.append(Result(case, SUM, seconds=cold_timed(lambda: flat.sum(), device, flush)))
         del flat
     if REFERENCE in outputs:
         for r in results:
@@ -184,14 +219,16 @@ def run_case(case: Case, device: str, tiny: bool) -> list[Result]:
 
 
 def render(results: list[Result], bandwidth: float, swept: int, device: str,
-           argv: list[str]) -> str:
+           argv: list[str], flush: str) -> str:
     names = list(dict.fromkeys(r.provider for r in results))
     where = torch.cuda.get_device_name() if device == "cuda" else "CPU"
     lines = [
         "# Decoding against a KV cache: flash_ext vs SDPA", "",
         f"{where}; torch {torch.__version__}; flash_ext {flash_ext.__version__}; bf16; "
         f"{datetime.date.today().isoformat()}. Measured read bandwidth: {bandwidth / 1e9:.0f} GB/s "
-        f"(best of three sums over a {swept / 2**20:.0f} MiB tensor).", "",
+        f"(best of three sums over a {swept / 2**20:.0f} MiB tensor). L2 flushed before each "
+        f"timed call by {'reading' if flush == 'read' else 'zeroing'} a 256 MiB buffer "
+        f"(--flush {flush}).", "",
         f"Command: `python {' '.join(argv)}`", "",
         "GB/s of the cache's K and V read once per call (% of the measured bandwidth); ms per "
         "call in the last columns. (!) marks an output that differs from flash_ext's dense one.",
@@ -258,22 +295,26 @@ def main() -> int:
     parser.add_argument("--max-cache-gib", type=float, default=8.0,
                         help="leave out cases whose K and V take more (default 8)")
     parser.add_argument("--out", type=Path, default=None, help="folder for the table and plot")
+    parser.add_argument("--flush", choices=FLUSHES, default="read",
+                        help="how L2 is flushed before each timed call: read a 256 MiB buffer "
+                        "(default) or zero one (triton's do_bench: its dirty lines' write-back "
+                        "then falls in the timed call)")
     args = parser.parse_args()
     if args.device == "cuda" and not torch.cuda.is_available():
         parser.error("no CUDA device: pass --device cpu")
     selected = [c for c in cases(args.tiny, args.max_cache_gib) if re.search(args.shapes, c.name)]
-    bandwidth, swept = read_bandwidth(args.device)
+    bandwidth, swept = read_bandwidth(args.device, args.flush)
     print(f"read bandwidth: {bandwidth / 1e9:.0f} GB/s; {len(selected)} cases", flush=True)
     results = []
     for i, case in enumerate(selected, 1):
-        row = run_case(case, args.device, args.tiny)
+        row = run_case(case, args.device, args.tiny, args.flush)
         results += row
         done = ", ".join(f"{r.provider} {r.seconds * 1e3:.3f} ms" if r.seconds is not None
                          else f"{r.provider} n/a" for r in row)
         print(f"[{i}/{len(selected)}] {case.name}: {done}", flush=True)
         if args.device == "cuda":
             torch.cuda.empty_cache()
-    table = render(results, bandwidth, swept, args.device, sys.argv)
+    table = render(results, bandwidth, swept, args.device, sys.argv, args.flush)
     print(table)
     if args.out is not None:
         args.out.mkdir(parents=True, exist_ok=True)
