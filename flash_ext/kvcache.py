@@ -86,7 +86,7 @@ def _rotate(q: Tensor, k: Tensor | None, cos: Tensor, sin: Tensor, interleaved: 
 
 def _on_kernel(q, k_cache, v_cache, k, v, rotary_cos, rotary_sin, cache_seqlens,
                cache_batch_idx, cache_leftpad, block_table, softmax_scale, causal, window_size,
-               softcap, rotary_interleaved, return_softmax_lse, learnable_sink):
+               softcap, rotary_interleaved, return_softmax_lse, learnable_sink, num_splits):
     """The call on the CUDA decode kernel: the append, the checks of the indices and the
     attention in the op (no host sync); rotary here, before it."""
     batch, device = q.shape[0], q.device
@@ -107,7 +107,7 @@ def _on_kernel(q, k_cache, v_cache, k, v, rotary_cos, rotary_sin, cache_seqlens,
     out, lse = ops.kvcache_fwd(
         q, k_cache, v_cache, k, v, on_device[0], seqlen, *on_device[1:],
         q.shape[-1] ** -0.5 if softmax_scale is None else softmax_scale, window_left,
-        0 if causal else window_right, softcap, learnable_sink)
+        0 if causal else window_right, softcap, learnable_sink, num_splits)
     return (out, lse) if return_softmax_lse else out
 
 
@@ -128,9 +128,15 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None, rotary_cos=None
     windowed calls) or all of q at position cache_seqlens (others); positions count from
     cache_leftpad. Attention runs over each sequence's cache (new tokens included), causal
     aligned bottom-right. learnable_sink (Hq,): attention sinks, as flash_ext.attention's sinks.
-    Returns out (B, Sq, Hq, D), and softmax_lse (B, Hq, Sq) float32 with return_softmax_lse (the
-    sink included). num_splits is accepted and ignored (no split-KV in this version).
+    num_splits: how many parts the CUDA decode kernel splits each sequence's keys into (joined
+    by a combine kernel): 0 (default) chooses from the SM count and the call's size; n >= 1
+    takes n, at most one a 64-key tile and 256; the other paths (CPU, the varlen kernels) do not
+    split. Returns out (B, Sq, Hq, D), and softmax_lse (B, Hq, Sq) float32 with
+    return_softmax_lse (the sink included).
     """
+    if isinstance(num_splits, bool) or not isinstance(num_splits, int) or num_splits < 0:
+        raise ValueError(f"num_splits must be an int >= 0 (0: the kernel chooses), got "
+                         f"{num_splits!r}")
     if q.dim() != 4:
         raise ValueError(f"q must be (batch, seqlen_q, heads, head_dim), got shape "
                          f"{tuple(q.shape)}")
@@ -156,7 +162,7 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None, rotary_cos=None
         return _on_kernel(q, k_cache, v_cache, k, v, rotary_cos, rotary_sin, cache_seqlens,
                           cache_batch_idx, cache_leftpad, block_table, softmax_scale, causal,
                           window_size, softcap, rotary_interleaved, return_softmax_lse,
-                          learnable_sink)
+                          learnable_sink, num_splits)
     cache = CacheIndex(k_cache, batch, cache_batch_idx, block_table)
     lengths = _per_batch(cache_seqlens, "cache_seqlens", batch, cache.capacity, device)
     leftpad = _per_batch(cache_leftpad, "cache_leftpad", batch, 0, device)

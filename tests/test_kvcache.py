@@ -6,6 +6,7 @@ several row tiles and splits."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import zlib
@@ -170,6 +171,10 @@ def test_errors():
     with pytest.raises(ValueError, match=r"cache_batch_idx holds -1, outside the cache's 2 rows"):
         flash_ext.flash_attn_with_kvcache(q, cache, cache.clone(), cache_seqlens=3,
                                           cache_batch_idx=torch.tensor([0, -1]))
+    for bad in (-1, 2.0, True):
+        with pytest.raises(ValueError, match=r"num_splits must be an int >= 0 \(0: the kernel "
+                                             r"chooses\), got " + re.escape(repr(bad))):
+            flash_ext.flash_attn_with_kvcache(q, cache, cache.clone(), num_splits=bad)
 
 
 @pytest.mark.parametrize("page", [16, 64])
@@ -262,6 +267,10 @@ KERNEL_CASES = [
     # Page 48 (not a power of two) and a window starting mid-page, three splits.
     ("paged48_long_window", 4, 4, 1, 64, {"window_size": (9000, 0), "capacity": 20016,
                                           "num_splits": 3}),
+    # More splits asked for than the 10 tiles of 64 keys: capped at 10; sinks joined in the
+    # combine.
+    ("paged32_splits_capped", 8, 2, 2, 128, {"causal": True, "sinks": True, "capacity": 640,
+                                             "num_splits": 1000}),
 ]
 
 

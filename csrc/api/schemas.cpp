@@ -91,11 +91,12 @@ TORCH_LIBRARY(flash_ext, m) {
   // chooses, or the pages (num_pages, page_size, Hkv, D) of block_table (B, max_blocks) int32,
   // from cache_leftpad (B,) on. Query token i sits at position cache_seqlens + Snew - Sq + i;
   // windows (causal: window_right = 0) align there. Returns out (B, Sq, Hq, D) and lse
-  // (B, Hq, Sq) fp32; sinks as attention_fwd's.
+  // (B, Hq, Sq) fp32; sinks as attention_fwd's. num_splits: the key splits (0: chosen from the
+  // SMs and the call's size).
   m.def(
       "kvcache_fwd(Tensor q, Tensor(a!) k_cache, Tensor(b!) v_cache, Tensor? k, Tensor? v, "
       "Tensor? cache_seqlens, int cache_seqlen, Tensor? cache_batch_idx, Tensor? cache_leftpad, "
       "Tensor? block_table, float scale, int window_left, int window_right, float softcap, "
-      "Tensor? sinks) "
+      "Tensor? sinks, int num_splits=0) "
       "-> (Tensor out, Tensor lse)");
 }

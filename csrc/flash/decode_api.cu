@@ -51,7 +51,10 @@ int64_t decode_ctas(const DecodeParams& p, int rows_a_cta) {
 
 // Memory bound: the splits give every SM its CTAs (two where they fit), rounded down so that
 // the grid ends in one wave rather than a partial second, and each split at least one tile.
-int decode_num_splits(const DecodeParams& p) {
+int decode_num_splits(const DecodeParams& p, int requested) {
+  const int64_t tiles = (int64_t(p.seqlen_k) + kDecodeBlockN - 1) / kDecodeBlockN;
+  const int64_t most = std::clamp<int64_t>(tiles, 1, 256);
+  if (requested > 0) return static_cast<int>(std::min<int64_t>(requested, most));
   int per_sm = 1, rows = kDecodeRows;
   with_decode_variant(p, [&](auto, auto dim) {
     with_m_tiles(p, [&](auto m_tiles) {
@@ -62,8 +65,7 @@ int decode_num_splits(const DecodeParams& p) {
   });
   const int64_t ctas = std::max<int64_t>(1, decode_ctas(p, rows));
   const int64_t slots = int64_t(std::max(p.num_sms, 1)) * per_sm;
-  const int64_t tiles = (int64_t(p.seqlen_k) + kDecodeBlockN - 1) / kDecodeBlockN;
-  return static_cast<int>(std::clamp<int64_t>(slots / ctas, 1, std::clamp<int64_t>(tiles, 1, 256)));
+  return static_cast<int>(std::clamp<int64_t>(slots / ctas, 1, most));
 }
 
 int decode_slices(const DecodeParams& p) { return p.num_splits > 1 ? p.num_splits : 0; }

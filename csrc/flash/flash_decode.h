@@ -10,8 +10,9 @@ namespace flash {
 
 // How many key splits a call should use (DecodeParams::num_splits) so that its CTAs fill the
 // GPU in about one wave: from batch, heads, seqlen_q, the capacity (seqlen_k), the kernel head
-// dim and num_sms in `params`.
-int decode_num_splits(const DecodeParams& params);
+// dim and num_sms in `params`. `requested` > 0 (flash-attn's num_splits) is taken instead,
+// capped at the capacity's key tiles and 256.
+int decode_num_splits(const DecodeParams& params, int requested = 0);
 
 // The fp32 partial slices of out_accum (slices, B, Hq, Sq, kernel head dim) and lse_accum
 // (slices, B, Hq, Sq) the call writes: one a split, none for one split (the kernel then writes

@@ -336,7 +336,7 @@ std::tuple<Tensor, Tensor> kvcache_fwd(
     const OptTensor& v_new_in, const OptTensor& cache_seqlens_in, int64_t cache_seqlen,
     const OptTensor& cache_batch_idx_in, const OptTensor& cache_leftpad_in,
     const OptTensor& block_table, double scale, int64_t window_left, int64_t window_right,
-    double softcap, const OptTensor& sinks) {
+    double softcap, const OptTensor& sinks, int64_t num_splits) {
   TORCH_CHECK_VALUE(q_in.dim() == 4, "flash_ext: q must be (batch, seqlen_q, heads, head_dim), "
                     "got shape ", q_in.sizes());
   check_flash_device_and_dtype(q_in);
@@ -392,6 +392,8 @@ std::tuple<Tensor, Tensor> kvcache_fwd(
                       "the cache's ", tokens, " tokens, got ", cache_seqlen, " + ", new_tokens);
   }
   if (sinks.has_value()) check_sinks(*sinks, q_in, heads_q, "learnable_sink", "q");
+  TORCH_CHECK_VALUE(num_splits >= 0, "flash_ext: num_splits must be >= 0 (0: the kernel "
+                    "chooses), got ", num_splits);
   TORCH_CHECK_VALUE(scale > 0.0 && softcap >= 0.0, "flash_ext: scale must be > 0 and softcap "
                     ">= 0, got ", scale, " and ", softcap);
   const c10::cuda::CUDAGuard guard(q_in.device());
@@ -447,7 +449,7 @@ std::tuple<Tensor, Tensor> kvcache_fwd(
   const char* unsupported = flash::decode_unsupported(p);
   TORCH_CHECK(unsupported == nullptr, "flash_ext: the decode kernel cannot run this call: ",
               unsupported);
-  p.num_splits = flash::decode_num_splits(p);
+  p.num_splits = flash::decode_num_splits(p, static_cast<int>(std::min<int64_t>(num_splits, 256)));
   const Workspace workspace(p, q, flash::decode_slices(p), sinks);
   poison({out, lse});
   gpu::check_launch(flash::run_decode(p, c10::cuda::getCurrentCUDAStream()), "flash decode");
