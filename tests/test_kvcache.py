@@ -267,9 +267,9 @@ KERNEL_CASES = [
     # Page 48 (not a power of two) and a window starting mid-page, three splits.
     ("paged48_long_window", 4, 4, 1, 64, {"window_size": (9000, 0), "capacity": 20016,
                                           "num_splits": 3}),
-    # More splits asked for than the 10 tiles of 64 keys: capped at 10; sinks joined in the
+    # More splits asked for than the 12 tiles of 64 keys: capped at 12; sinks joined in the
     # combine.
-    ("paged32_splits_capped", 8, 2, 2, 128, {"causal": True, "sinks": True, "capacity": 640,
+    ("paged32_splits_capped", 8, 2, 2, 128, {"causal": True, "sinks": True, "capacity": 768,
                                              "num_splits": 1000}),
 ]
 

@@ -73,6 +73,7 @@ struct DecodeTraits {
   static constexpr int kStages = kBudget / kStageBytes > 2 ? kBudget / kStageBytes : 2;
   static constexpr int kSmemBytes =
       (kRows * kStride + kStages * 2 * kTileElems) * 2 + kDecodeTableWindow * 4;
+  static constexpr int kCtasPerSm = kSmemBytes <= 113 * 1024 ? 2 : 1;
   // The epilogue's fp32 rows of every warp, in the stages' memory (padded against conflicts).
   static constexpr int kOutStride = kHeadDim + 4;
   static_assert((kWarps * 2 * kDecodeRows + kWarps * kDecodeRows * kOutStride) * 4 <=
