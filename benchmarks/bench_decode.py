@@ -18,6 +18,7 @@ holds >= 256 MiB, paged within 5% of dense, GQA 8:1 at MHA's GB/s.
 Each call is timed by CUDA events (median over ~100 ms) with L2 flushed before it by reading a
 256 MiB buffer; --flush write zeroes the buffer instead, as triton's do_bench does, which
 leaves L2 full of dirty lines whose write-back then lands in the timed call (--flush says why).
+--num-splits N passes num_splits to flash_ext's calls (default 0: the decode kernel chooses).
 Every output is compared with flash_ext's dense one by |x - ref| / |ref| (tolerance 2e-2); a
 mismatch is marked and makes the exit status 1; a provider that raises shows n/a.
 
@@ -149,11 +150,11 @@ class Result:
 
 
 def providers(case: Case, q: Tensor, k_cache: Tensor, v_cache: Tensor, tiny: bool,
-              device: str) -> dict[str, Callable[[], Tensor]]:
+              device: str, num_splits: int = 0) -> dict[str, Callable[[], Tensor]]:
     generator = torch.Generator().manual_seed(1)
     seqlens = torch.full((case.batch,), case.seqlen, dtype=torch.int32, device=q.device)
     found = {REFERENCE: lambda: flash_ext.flash_attn_with_kvcache(
-        q, k_cache, v_cache, cache_seqlens=seqlens, causal=True)}
+        q, k_cache, v_cache, cache_seqlens=seqlens, causal=True, num_splits=num_splits)}
     for page in page_sizes(tiny):
         if case.seqlen % page:
             continue
@@ -162,7 +163,8 @@ def providers(case: Case, q: Tensor, k_cache: Tensor, v_cache: Tensor, tiny: boo
         v_pages[table.view(-1).long()] = v_cache.reshape(-1, page, *v_cache.shape[2:])
         found[f"flash_ext_paged{page}"] = (
             lambda k_pages=k_pages, v_pages=v_pages, table=table: flash_ext.flash_attn_with_kvcache(
-                q, k_pages, v_pages, cache_seqlens=seqlens, block_table=table, causal=True))
+                q, k_pages, v_pages, cache_seqlens=seqlens, block_table=table, causal=True,
+                num_splits=num_splits))
     # SDPA on the dense cache as it lies: (B, Hkv, S, D) views, the queries (B, Hq, Sq, D).
     q_t, k_t, v_t = q.transpose(1, 2), k_cache.transpose(1, 2), v_cache.transpose(1, 2)
     mask = causal_lower_right(case.sq, case.seqlen) if case.sq > 1 else None
@@ -196,10 +198,10 @@ def make_inputs(case: Case, device: str) -> tuple[Tensor, Tensor, Tensor]:
     return q, k_cache, v_cache
 
 
-def run_case(case: Case, device: str, tiny: bool, flush: str) -> list[Result]:
+def run_case(case: Case, device: str, tiny: bool, flush: str, num_splits: int) -> list[Result]:
     q, k_cache, v_cache = make_inputs(case, device)
     results, outputs = [], {}
-    for name, fn in providers(case, q, k_cache, v_cache, tiny, device).items():
+    for name, fn in providers(case, q, k_cache, v_cache, tiny, device, num_splits).items():
         result = Result(case, name)
         try:
             outputs[name] = fn()
@@ -299,7 +301,11 @@ def main() -> int:
                         help="how L2 is flushed before each timed call: read a 256 MiB buffer "
                         "(default) or zero one (triton's do_bench: its dirty lines' write-back "
                         "then falls in the timed call)")
+    parser.add_argument("--num-splits", type=int, default=0,
+                        help="flash_ext's num_splits (default 0: the decode kernel chooses)")
     args = parser.parse_args()
+    if args.num_splits < 0:
+        parser.error(f"--num-splits must be >= 0, got {args.num_splits}")
     if args.device == "cuda" and not torch.cuda.is_available():
         parser.error("no CUDA device: pass --device cpu")
     selected = [c for c in cases(args.tiny, args.max_cache_gib) if re.search(args.shapes, c.name)]
@@ -307,7 +313,7 @@ def main() -> int:
     print(f"read bandwidth: {bandwidth / 1e9:.0f} GB/s; {len(selected)} cases", flush=True)
     results = []
     for i, case in enumerate(selected, 1):
-        row = run_case(case, args.device, args.tiny, args.flush)
+        row = run_case(case, args.device, args.tiny, args.flush, args.num_splits)
         results += row
         done = ", ".join(f"{r.provider} {r.seconds * 1e3:.3f} ms" if r.seconds is not None
                          else f"{r.provider} n/a" for r in row)

@@ -180,7 +180,7 @@ def ncu_command(ncu: str, args: argparse.Namespace, provider: str) -> list[str]:
     command += ["--metrics", ",".join(METRICS)]
     return command + [sys.executable, str(Path(__file__).resolve()), "--child", provider,
                       "--bench", args.bench, "--direction", args.direction,
-                      "--shapes", args.shapes]
+                      "--shapes", args.shapes, "--num-splits", str(args.num_splits)]
 
 
 def the_case(args: argparse.Namespace):
@@ -210,7 +210,7 @@ def the_call(args: argparse.Namespace, provider: str) -> Callable[[], object]:
         import bench_decode
 
         calls = bench_decode.providers(case, *bench_decode.make_inputs(case, "cuda"), False,
-                                       "cuda")
+                                       "cuda", args.num_splits)
         if provider not in calls:
             raise SystemExit(f"--providers: {provider} is not a provider of {case.name}; it has: "
                              f"{', '.join(calls)}")
@@ -246,6 +246,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                              "--list; bench_decode.py's case names)")
     parser.add_argument("--providers", default="flash_ext,sdpa_cudnn",
                         help="comma-separated providers of the benchmark")
+    parser.add_argument("--num-splits", type=int, default=0,
+                        help="decode: flash_ext's num_splits (default 0: the kernel chooses)")
     parser.add_argument("--out", type=Path, default=None, help="folder for the table and CSVs")
     parser.add_argument("--ncu", default=None, help="ncu executable (default: ncu on PATH)")
     parser.add_argument("--dry-run", action="store_true", help="print the ncu commands only")
