@@ -428,7 +428,7 @@ def bench(fn: Callable[[], object], warmup_ms: float, rep_ms: float) -> float:
     """Median seconds of fn() by CUDA events, after warm-up, L2 flushed before each call."""
     if do_bench is not None:
         return do_bench(fn, warmup=warmup_ms, rep=rep_ms, return_mode="median") / 1e3
-    return _event_median(fn, warmup_ms, rep_ms)
+    return event_median(fn, warmup_ms, rep_ms)
 
 
 def timed(fn: Callable[[], object], device: str) -> float:
@@ -443,15 +443,18 @@ def timed(fn: Callable[[], object], device: str) -> float:
     return statistics.median(times)
 
 
-def _event_median(fn: Callable[[], object], warmup_ms: float, rep_ms: float) -> float:
-    """do_bench's method without triton."""
-    flush = torch.empty(256 * 2**20, dtype=torch.int8, device="cuda")
+def event_median(fn: Callable[[], object], warmup_ms: float, rep_ms: float,
+                  flush: Callable[[], object] | None = None, max_reps: int | None = None) -> float:
+    """do_bench's method without triton: flush() before each timed call (default: zeroing a
+    256 MiB buffer, as do_bench does), at most max_reps timed calls."""
+    if flush is None:
+        flush = torch.empty(256 * 2**20, dtype=torch.int8, device="cuda").zero_
 
     def timed(n: int) -> list[float]:
         events = [(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True))
                   for _ in range(n)]
         for start, end in events:
-            flush.zero_()
+            flush()
             start.record()
             fn()
             end.record()
@@ -461,7 +464,8 @@ def _event_median(fn: Callable[[], object], warmup_ms: float, rep_ms: float) -> 
     estimate_ms = max(sum(timed(5)) / 5, 1e-3)
     for _ in range(max(1, int(warmup_ms / estimate_ms))):
         fn()
-    times = sorted(timed(max(1, int(rep_ms / estimate_ms))))
+    reps = max(1, int(rep_ms / estimate_ms))
+    times = sorted(timed(reps if max_reps is None else min(reps, max_reps)))
     return times[len(times) // 2] / 1e3
 
 

@@ -45,7 +45,7 @@ from torch.nn.attention.bias import causal_lower_right
 import flash_ext
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_attention import relative_error, timed  # noqa: E402
+from bench_attention import event_median, relative_error, timed  # noqa: E402
 
 # Flush of L2 before each timed call: "read" sums a 256 MiB buffer (L2 then holds clean lines,
 # which the call evicts for free); "write" is triton's do_bench, which zeroes one, so that each
@@ -109,22 +109,10 @@ def cold_timed(fn: Callable[[], object], device: str, flush: str) -> float:
         return timed(fn, device)
     buffer = torch.ones(2**27, dtype=torch.bfloat16, device=device)  # 256 MiB
     total = torch.empty((), dtype=torch.float32, device=device)
-
-    def times(n: int) -> list[float]:
-        events = [(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True))
-                  for _ in range(n)]
-        for start, end in events:
-            torch.sum(buffer, 0, dtype=torch.float32, out=total)
-            start.record()
-            fn()
-            end.record()
-        torch.cuda.synchronize()
-        return [start.elapsed_time(end) / 1e3 for start, end in events]
-
-    estimate = max(sum(times(5)) / 5, 1e-6)
-    times(max(1, int(25e-3 / estimate)))  # warm-up, as timed()'s 25 ms
-    measured = sorted(times(min(1000, max(5, int(100e-3 / estimate)))))
-    return measured[len(measured) // 2]
+    # timed()'s 25 ms of warm-up and 100 ms of repetitions, at most 1000 of them (the flush
+    # takes ~90 us a call).
+    return event_median(fn, 25, 100, max_reps=1000,
+                         flush=lambda: torch.sum(buffer, 0, dtype=torch.float32, out=total))
 
 
 def read_bandwidth(device: str, flush: str) -> tuple[float, int]:

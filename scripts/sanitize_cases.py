@@ -5,8 +5,9 @@ correctness is the tests' job, this file only has to reach every kernel (the Hop
 mma.sync flash kernels, dropout, split-KV with its combine, the decode kernel on dense and paged
 caches, varlen, deterministic mode, head dims between the kernels', GQA, mem_eff with a bias
 and its gradient, fp32) with shapes that leave partial tiles at every edge. The cases of head
-dims or dtypes this build left out are skipped and named. Prints each case as it starts, so a report can be placed. --planted makes
-one read of memory nothing wrote instead, for sanitize.sh to check that initcheck reports it.
+dims or dtypes this build left out are skipped and named. Prints each case as it starts, so a
+report can be placed. --planted makes one read of memory nothing wrote instead, for
+sanitize.sh to check that initcheck reports it.
 """
 
 from __future__ import annotations

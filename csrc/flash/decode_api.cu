@@ -55,10 +55,10 @@ int64_t decode_ctas(const DecodeParams& p, int rows_a_cta) {
 // an SM (H100, D = 128, 64 CTAs' worth of kv heads: 2 splits 91% of the bandwidth, 3 80%, 4
 // 88%). A paged CTA issues its copies more slowly (the page lookups), and two an SM (where
 // they fit) read faster than one: 86% against 78-80% at that size (benchmarks/NOTES.md).
-int decode_num_splits(const DecodeParams& p, int requested) {
+int decode_num_splits(const DecodeParams& p, int64_t requested) {
   const int64_t tiles = (int64_t(p.seqlen_k) + kDecodeBlockN - 1) / kDecodeBlockN;
   const int64_t most = std::clamp<int64_t>(tiles, 1, 256);
-  if (requested > 0) return static_cast<int>(std::min<int64_t>(requested, most));
+  if (requested > 0) return static_cast<int>(std::min(requested, most));
   int per_sm = 1, rows = kDecodeRows;
   with_decode_variant(p, [&](auto, auto dim) {
     with_m_tiles(p, [&](auto m_tiles) {

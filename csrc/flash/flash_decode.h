@@ -12,7 +12,7 @@ namespace flash {
 // GPU in about one wave: from batch, heads, seqlen_q, the capacity (seqlen_k), the kernel head
 // dim and num_sms in `params`. `requested` > 0 (flash-attn's num_splits) is taken instead,
 // capped at the capacity's key tiles and 256.
-int decode_num_splits(const DecodeParams& params, int requested = 0);
+int decode_num_splits(const DecodeParams& params, int64_t requested = 0);
 
 // The fp32 partial slices of out_accum (slices, B, Hq, Sq, kernel head dim) and lse_accum
 // (slices, B, Hq, Sq) the call writes: one a split, none for one split (the kernel then writes

@@ -449,7 +449,7 @@ std::tuple<Tensor, Tensor> kvcache_fwd(
   const char* unsupported = flash::decode_unsupported(p);
   TORCH_CHECK(unsupported == nullptr, "flash_ext: the decode kernel cannot run this call: ",
               unsupported);
-  p.num_splits = flash::decode_num_splits(p, static_cast<int>(std::min<int64_t>(num_splits, 256)));
+  p.num_splits = flash::decode_num_splits(p, num_splits);
   const Workspace workspace(p, q, flash::decode_slices(p), sinks);
   poison({out, lse});
   gpu::check_launch(flash::run_decode(p, c10::cuda::getCurrentCUDAStream()), "flash decode");
