@@ -2,12 +2,12 @@
 keys and values to the cache in place, with flash-attn 2.x's meaning.
 
 On CUDA (fp16/bf16, the flash backend built for the head dim, no ALiBi, at most 64 query rows
-per kv head: decoding and speculative steps) one op appends the new tokens and reads the cache
-where it lies, dense or paged, once per kv head for all the query heads that share it, split
-across the GPU (torch.ops.flash_ext.kvcache_fwd), without a host sync: indices given as tensors
-are checked by the kernels (a device-side assertion names a bad one). Other calls (CPU, fp32,
-ALiBi, long query chunks) gather each sequence's visible keys into a packed copy and run the
-varlen entry point on it.
+per kv head: decoding and speculative steps; pages of a multiple of 16 tokens) one op appends
+the new tokens and reads the cache where it lies, dense or paged, once per kv head for all the
+query heads that share it, split across the GPU (torch.ops.flash_ext.kvcache_fwd), without a
+host sync: indices given as tensors are checked by the kernels (a device-side assertion names a
+bad one). Other calls (CPU, fp32, ALiBi, long query chunks, other page sizes) gather each
+sequence's visible keys into a packed copy and run the varlen entry point on it.
 """
 
 from __future__ import annotations
@@ -53,9 +53,12 @@ def _sm80(index: int) -> bool:
     return torch.cuda.get_device_capability(index) >= (8, 0)
 
 
-def _kernel_runs(q: Tensor, k_cache: Tensor, v_cache: Tensor, alibi_slopes) -> bool:
+def _kernel_runs(q: Tensor, k_cache: Tensor, v_cache: Tensor, alibi_slopes,
+                 block_table: Tensor | None = None) -> bool:
     """Whether the CUDA decode kernel takes the call (the module docstring says which)."""
     if not q.is_cuda or "flash" not in CUDA_BACKENDS or alibi_slopes is not None:
+        return False
+    if block_table is not None and k_cache.shape[1] % 16:
         return False
     head_dim = q.shape[-1]
     kernel_dim = next((d for d in FLASH_KERNEL_HEAD_DIMS if d >= head_dim), None)
@@ -158,7 +161,7 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None, rotary_cos=None
                           or v.shape != k.shape):
         raise ValueError(f"k and v must be ({batch}, seqlen_new, {k_cache.shape[2]}, "
                          f"{k_cache.shape[3]}), got {tuple(k.shape)} and {tuple(v.shape)}")
-    if _kernel_runs(q, k_cache, v_cache, alibi_slopes):
+    if _kernel_runs(q, k_cache, v_cache, alibi_slopes, block_table):
         return _on_kernel(q, k_cache, v_cache, k, v, rotary_cos, rotary_sin, cache_seqlens,
                           cache_batch_idx, cache_leftpad, block_table, softmax_scale, causal,
                           window_size, softcap, rotary_interleaved, return_softmax_lse,

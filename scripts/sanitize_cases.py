@@ -50,10 +50,10 @@ def attention(**kwargs):
     return lambda q, k, v: flash_ext.attention(q, k, v, return_lse=True, **kwargs)
 
 
-def kvcache(page: int):
+def kvcache(page: int, window_size=(-1, -1)):
     """flash_attn_with_kvcache on (B, S, Hkv, D) caches: the query's tokens appended after
-    lengths (0, S - Sq, ...), causal; as shuffled pages of `page` tokens (0: dense), with one
-    split and with the split count the op chooses."""
+    lengths (0, S - Sq, ...), causal (and window_size); as shuffled pages of `page` tokens (0:
+    dense), with one split and with the split count the op chooses."""
     def run(q, k_cache, v_cache):
         batch, seqlen, heads_kv, head_dim = k_cache.shape
         new = q.shape[1]
@@ -61,7 +61,7 @@ def kvcache(page: int):
                                device=q.device)
         k_new, v_new = (torch.randn(batch, new, heads_kv, head_dim, device=q.device,
                                     dtype=q.dtype) for _ in range(2))
-        kwargs = dict(cache_seqlens=lengths, causal=True)
+        kwargs = dict(cache_seqlens=lengths, causal=True, window_size=window_size)
         if page:
             k_cache, table = paged(k_cache, page, torch.Generator().manual_seed(0))
             v_cache, _ = paged(v_cache, page, torch.Generator().manual_seed(0))
@@ -98,6 +98,10 @@ def flash_cases(dtype):
            [(2, 2, 32, 128), (2, 4800, 2, 128), (2, 4800, 2, 128)], False)
     yield ("D=64 kvcache dense", 64, kvcache(0),
            [(3, 1, 8, 64), (3, 1000, 2, 64), (3, 1000, 2, 64)], False)
+    # A window whose first key is not a multiple of 16: the keys of its first slot before it
+    # read as zeros.
+    yield ("D=128 kvcache paged48 window", 128, kvcache(48, window_size=(37, 0)),
+           [(2, 1, 8, 128), (2, 960, 2, 128), (2, 960, 2, 128)], False)
 
     lengths = [0, 1, 70, 129]
     cu = torch.tensor([0, *torch.tensor(lengths).cumsum(0).tolist()], dtype=torch.int32,

@@ -318,7 +318,8 @@ def test_cuda_decode_kernel(case, dtype):
         pages_v, _ = paged(v_cache, page, torch.Generator().manual_seed(0))
         cuda.update(k_cache=pages_k.cuda(), v_cache=pages_v.cuda())
         kwargs["block_table"] = table.cuda()
-    assert kvcache._kernel_runs(cuda["q"], cuda["k_cache"], cuda["v_cache"], None)
+    assert kvcache._kernel_runs(cuda["q"], cuda["k_cache"], cuda["v_cache"], None,
+                                kwargs.get("block_table"))
     out, lse = flash_ext.flash_attn_with_kvcache(**cuda, **kwargs)
     assert out.dtype == dtype and out.shape == q.shape
     assert_rule("out", out.cpu(), ref64, ref_lowp)
@@ -330,6 +331,38 @@ def test_cuda_decode_kernel(case, dtype):
     else:
         assert torch.equal(cuda["k_cache"].cpu(), k_after)
         assert torch.equal(cuda["v_cache"].cpu(), v_after)
+
+
+@pytest.mark.gpu
+def test_cuda_pages_of_24_tokens():
+    """Pages that are not a multiple of 16 tokens (a key slot of the decode kernel would span
+    two): the call gathers the keys instead (right answer, appends across pages), and the op
+    itself refuses them by name."""
+    require_kernel(128, torch.bfloat16)
+    g = torch.Generator().manual_seed(24)
+    batch, heads_q, heads_kv, capacity = 2, 8, 2, 96
+    q = torch.randn(batch, 1, heads_q, 128, generator=g).bfloat16()
+    k, v = (torch.randn(batch, 1, heads_kv, 128, generator=g).bfloat16() for _ in range(2))
+    k_cache, v_cache = (torch.randn(batch, capacity, heads_kv, 128, generator=g).bfloat16()
+                        for _ in range(2))
+    lengths = torch.tensor([23, 70], dtype=torch.int32)  # the first append opens a page
+    args = (q, k_cache, v_cache, k, v, lengths, torch.zeros(batch), torch.arange(batch), None,
+            None, False, True, (-1, -1))
+    ref64, _, k_after, _ = expected(*args)
+    ref_lowp, *_ = expected(*args, compute_dtype=None)
+    pages_k, table = paged(k_cache, 24, torch.Generator().manual_seed(3))
+    pages_v, _ = paged(v_cache, 24, torch.Generator().manual_seed(3))
+    pages_k, pages_v, table = pages_k.cuda(), pages_v.cuda(), table.cuda()
+    assert not kvcache._kernel_runs(q.cuda(), pages_k, pages_v, None, table)
+    out = flash_ext.flash_attn_with_kvcache(q.cuda(), pages_k, pages_v, k.cuda(), v.cuda(),
+                                            cache_seqlens=lengths.cuda(), block_table=table,
+                                            causal=True)
+    assert_rule("out", out.cpu(), ref64, ref_lowp)
+    got_k = pages_k[table.long()].reshape(batch, -1, heads_kv, 128).cpu()
+    assert torch.equal(got_k, k_after)
+    with pytest.raises(RuntimeError, match="page_size must be a multiple of 16 tokens"):
+        torch.ops.flash_ext.kvcache_fwd(q.cuda(), pages_k, pages_v, None, None, lengths.cuda(),
+                                        0, None, None, table, 0.1, -1, 0, 0.0, None)
 
 
 @pytest.mark.gpu

@@ -50,31 +50,30 @@ int64_t decode_ctas(const DecodeParams& p, int rows_a_cta) {
 }  // namespace
 
 // Memory bound: the splits fill the SMs in one wave (rounded down), each split at least one
-// tile. A dense cache's CTA reads at about its SM's share of the bandwidth alone, and a grid
-// of two CTAs on some SMs and one on others ends unevenly, so dense calls take at most one CTA
-// an SM (H100, D = 128, 64 CTAs' worth of kv heads: 2 splits 91% of the bandwidth, 3 80%, 4
-// 88%). A paged CTA issues its copies more slowly (the page lookups), and two an SM (where
-// they fit) read faster than one: 86% against 78-80% at that size (benchmarks/NOTES.md).
+// tile, one CTA an SM: a CTA reads at about its SM's share of the bandwidth alone, and a grid
+// of two CTAs on some SMs and one on others ends unevenly (H100, D = 128, 64 CTAs' worth of kv
+// heads: 2 splits 91% of the bandwidth, 3 80%, 4 88%; paged caches likewise since a key slot
+// takes one page lookup a stage: benchmarks/NOTES.md).
 int decode_num_splits(const DecodeParams& p, int64_t requested) {
   const int64_t tiles = (int64_t(p.seqlen_k) + kDecodeBlockN - 1) / kDecodeBlockN;
   const int64_t most = std::clamp<int64_t>(tiles, 1, 256);
   if (requested > 0) return static_cast<int>(std::min(requested, most));
-  int per_sm = 1, rows = kDecodeRows;
+  int rows = kDecodeRows;
   with_decode_variant(p, [&](auto, auto dim) {
     with_m_tiles(p, [&](auto m_tiles) {
-      using Traits = DecodeTraits<decltype(dim)::value, decltype(m_tiles)::value>;
-      per_sm = p.block_table != nullptr ? Traits::kCtasPerSm : 1;
-      rows = Traits::kRows;
+      rows = DecodeTraits<decltype(dim)::value, decltype(m_tiles)::value>::kRows;
     });
   });
   const int64_t ctas = std::max<int64_t>(1, decode_ctas(p, rows));
-  const int64_t slots = int64_t(std::max(p.num_sms, 1)) * per_sm;
-  return static_cast<int>(std::clamp<int64_t>(slots / ctas, 1, most));
+  return static_cast<int>(std::clamp<int64_t>(std::max(p.num_sms, 1) / ctas, 1, most));
 }
 
 int decode_slices(const DecodeParams& p) { return p.num_splits > 1 ? p.num_splits : 0; }
 
 const char* decode_unsupported(const DecodeParams& p) {
+  if (p.block_table != nullptr && p.page_size % 16 != 0) {  // a key slot in one page
+    return "a paged cache's page_size must be a multiple of 16 tokens";
+  }
   if (decode_ctas(p, kDecodeRows) >= (int64_t(1) << 31)) {  // at most this many
     return "batch x heads_kv x ceil(seqlen_q x heads_q / heads_kv / 16) reaches 2^31 (the "
            "decode kernel's grid)";

@@ -5,18 +5,21 @@
 // mma.sync tiles; a CTA takes one or two tiles of 16 rows against one split of the sequence's
 // keys, streamed through shared memory in kDecodeBlockN-key stages by cp.async (the row
 // addresses of each stage come from the block table, so pages of any size work; the entries a
-// CTA uses are staged in shared memory, a window at a time). Each of a row
-// tile's 4 warps takes 16 keys of a stage and keeps its own online softmax; the warps join
+// CTA uses are staged in shared memory, a window at a time). Each of a row tile's 4 warps takes
+// 16 keys of a stage (its key slot) and keeps its own online softmax. A slot's rows are copied
+// by the warps that read them, which meet at a barrier of their own (no CTA-wide barrier a
+// stage); the tiles start at a multiple of 16 keys, so that with pages of a multiple of 16
+// tokens a slot lies in one page (one block-table lookup a slot and stage). The warps join
 // their rows through shared memory at the end, and write out and lse where the keys are one
 // split, else the split's fp32 partial for fwd_combine.h, which joins the splits (and the
-// sinks). Masks (the sequence's
-// [leftpad, seqlen), causal and sliding windows aligned bottom-right) and softcap apply to
-// every score.
+// sinks). Masks (the sequence's [leftpad, seqlen), causal and sliding windows aligned
+// bottom-right) and softcap apply to every score.
 #pragma once
 
 #include <cute/arch/copy_sm75.hpp>
 #include <cute/arch/copy_sm80.hpp>
 #include <cute/arch/mma_sm80.hpp>
+#include <cutlass/arch/barrier.h>
 #include <cutlass/array.h>
 #include <cutlass/fast_math.h>
 #include <cutlass/numeric_types.h>
@@ -67,13 +70,12 @@ struct DecodeTraits {
   }
   static constexpr int kTileElems = kDecodeBlockN * kStride;
   static constexpr int kStageBytes = 2 * kTileElems * 2;  // K and V
-  // As many stages as fit two CTAs of one row tile on an SM (~106 KB each), or one of two row
-  // tiles (~200 KB); at least double buffering.
+  // As many stages as fit in ~106 KB for one row tile (three at D = 128: deeper rings in one
+  // CTA read slower, benchmarks/NOTES.md), ~200 KB for two; at least double buffering.
   static constexpr int kBudget = (kMTiles == 1 ? 108 : 200) * 1024;
   static constexpr int kStages = kBudget / kStageBytes > 2 ? kBudget / kStageBytes : 2;
   static constexpr int kSmemBytes =
       (kRows * kStride + kStages * 2 * kTileElems) * 2 + kDecodeTableWindow * 4;
-  static constexpr int kCtasPerSm = kSmemBytes <= 113 * 1024 ? 2 : 1;
   // The epilogue's fp32 rows of every warp, in the stages' memory (padded against conflicts).
   static constexpr int kOutStride = kHeadDim + 4;
   static_assert((kWarps * 2 * kDecodeRows + kWarps * kDecodeRows * kOutStride) * 4 <=
@@ -218,9 +220,11 @@ __global__ void __launch_bounds__(DecodeTraits<kHeadDim, kMTiles>::kThreads)
   auto key_end = [&](int i) {
     return p.window_right < 0 ? len : min(len, len - p.seqlen_q + i + p.window_right + 1);
   };
-  // This CTA's keys: what its first row sees from, to what its last row sees.
+  // This CTA's keys: what its first row sees from, to what its last row sees; its tiles start
+  // at begin16, begin rounded down to a multiple of 16 (the keys before begin read as zeros).
   const int begin = key_begin(r0 / group), end = key_end((r_end - 1) / group);
-  const int tiles = end > begin ? (end - begin + kDecodeBlockN - 1) / kDecodeBlockN : 0;
+  const int begin16 = begin / 16 * 16;
+  const int tiles = end > begin ? (end - begin16 + kDecodeBlockN - 1) / kDecodeBlockN : 0;
   const int per_split = (tiles + p.num_splits - 1) / p.num_splits;
   const int tile0 = min(tiles, static_cast<int>(blockIdx.y) * per_split);
   const int n_tiles = min(tiles, tile0 + per_split) - tile0;
@@ -254,7 +258,7 @@ __global__ void __launch_bounds__(DecodeTraits<kHeadDim, kMTiles>::kThreads)
   if (!paged && n_tiles > 0) cache_slot(p, b, 0, dense_row, unused);
   const cutlass::FastDivmod page_div(paged ? p.page_size : 1);
   auto page_of = [&](int pos) { return page_div.div(pos); };
-  const int split_end = min(end, begin + (tile0 + n_tiles) * kDecodeBlockN);
+  const int split_end = min(end, begin16 + (tile0 + n_tiles) * kDecodeBlockN);
   const int last_entry = paged && n_tiles > 0 ? page_of(split_end - 1) : 0;
   int window0 = 0, window_end = 0;  // empty until the first tile
   auto refill = [&](int first) {
@@ -274,41 +278,70 @@ __global__ void __launch_bounds__(DecodeTraits<kHeadDim, kMTiles>::kThreads)
     __syncthreads();
   };
 
-  // Stage `stage` <- key tile `tile` (tokens begin + tile * kDecodeBlockN on), K then V; rows
-  // past the end and columns past head_dim read as zeros. Called by every thread alike (a
-  // window refill has barriers).
-  static_assert(kDecodeBlockN * kChunks % kThreads == 0);
+  // Stage `stage` <- key tile `tile` (tokens begin16 + tile * kDecodeBlockN on), K then V: each
+  // warp copies kLoadRows rows of its key slot (the slot's 16 rows split between its row
+  // tiles' warps), a lane piece i at row in_slot(i) of the slot and 16-byte column column(i);
+  // rows outside [begin, end) and columns past head_dim read as zeros. Called by every thread
+  // alike (a window refill has barriers).
+  constexpr int kLoadRows = kDecodeRows / kMTiles;
+  constexpr int kPieces = kLoadRows * kChunks / 32;  // 16-byte pieces a lane
+  static_assert(kLoadRows * kChunks % 32 == 0);
   static_assert(kDecodeBlockN / 16 + 1 <= kDecodeTableWindow);  // a tile's pages (>= 16 tokens)
-  constexpr int kPieces = kDecodeBlockN * kChunks / kThreads;  // 16-byte pieces a thread
+  // Where kChunks divides 32, a lane keeps its column and steps kStepRows rows a piece.
+  constexpr int kStepRows = 32 % kChunks == 0 ? 32 / kChunks : 0;
+  auto in_slot = [&](int i) { return m_tile * kLoadRows + (lane + 32 * i) / kChunks; };
+  auto column = [&](int i) { return (lane + 32 * i) % kChunks; };
+  const Element* const k = static_cast<const Element*>(p.k);
+  const Element* const v = static_cast<const Element*>(p.v);
+  const int64_t k_head = int64_t(hkv) * p.k_head_stride + column(0) * 8;
+  const int64_t v_head = int64_t(hkv) * p.v_head_stride + column(0) * 8;
   auto load_tile = [&](int tile, int stage) {
     Element* sK = sKV + stage * 2 * Traits::kTileElems;
-    Element* sV = sK + Traits::kTileElems;
-    const int k0 = begin + tile * kDecodeBlockN;
+    const int k0 = begin16 + tile * kDecodeBlockN;
     if (paged) {
       const int first = page_of(k0);
       if (page_of(min(k0 + kDecodeBlockN, end) - 1) >= window_end) refill(first);
     }
+    // The slot's first key (a multiple of 16: with pages of a multiple of 16 tokens, the slot
+    // lies in one page), its page or cache row, and the key's token there.
+    const int slot0 = k0 + key_warp * 16;
+    int where = dense_row, token = slot0;
+    if (paged && slot0 < end && slot0 + 16 > begin) {
+      int page;
+      page_div(page, token, slot0);
+      where = s_table[page - window0];
+    }
+    // The lane's first pieces, and the others stepped from them. Pieces that do not copy
+    // (zeros) may point past the cache: cp.async does not read them.
+    const int64_t k_rs = p.k_row_stride, v_rs = p.v_row_stride;
+    const Element* k_src =
+        k + (int64_t(where) * p.k_batch_stride + (token + in_slot(0)) * k_rs + k_head);
+    const Element* v_src =
+        v + (int64_t(where) * p.v_batch_stride + (token + in_slot(0)) * v_rs + v_head);
     CUTE_UNROLL
     for (int i = 0; i < kPieces; ++i) {
-      const int row = (tid + i * kThreads) / kChunks, c = (tid + i * kThreads) % kChunks;
-      const int pos = k0 + row;
-      const bool valid = pos < end && c * 8 < p.head_dim;
-      int where = dense_row, token = pos;
-      if (paged && valid) {
-        int page;
-        page_div(page, token, pos);
-        where = s_table[page - window0];
+      const int pos = slot0 + in_slot(i);
+      const bool valid = pos >= begin && pos < end && column(i) * 8 < p.head_dim;
+      Element* const dst = sK + Traits::at(key_warp * 16 + in_slot(i), column(i));
+      if constexpr (kStepRows == 0) {  // D = 96, 160, 192, 224: the column moves too
+        const int64_t rows = in_slot(i) - in_slot(0), columns = column(i) - column(0);
+        copy_16(k_src + (rows * k_rs + columns * 8), dst, valid);
+        copy_16(v_src + (rows * v_rs + columns * 8), dst + Traits::kTileElems, valid);
+      } else {
+        copy_16(k_src, dst, valid);
+        copy_16(v_src, dst + Traits::kTileElems, valid);
+        k_src += kStepRows * k_rs;
+        v_src += kStepRows * v_rs;
       }
-      const int64_t k_off = valid ? int64_t(where) * p.k_batch_stride +
-                                        int64_t(token) * p.k_row_stride +
-                                        hkv * p.k_head_stride + c * 8
-                                  : 0;
-      const int64_t v_off = valid ? int64_t(where) * p.v_batch_stride +
-                                        int64_t(token) * p.v_row_stride +
-                                        hkv * p.v_head_stride + c * 8
-                                  : 0;
-      copy_16(static_cast<const Element*>(p.k) + k_off, sK + Traits::at(row, c), valid);
-      copy_16(static_cast<const Element*>(p.v) + v_off, sV + Traits::at(row, c), valid);
+    }
+  };
+  // The warps of a key slot after their copies of a stage have landed (each waited for its
+  // own): the slot's one warp, or its warp in each row tile.
+  auto slot_barrier = [&] {
+    if constexpr (kMTiles == 1) {
+      __syncwarp();
+    } else {
+      cutlass::arch::NamedBarrier::sync(32 * kMTiles, key_warp);
     }
   };
 
@@ -330,7 +363,13 @@ __global__ void __launch_bounds__(DecodeTraits<kHeadDim, kMTiles>::kThreads)
 #endif
   for (int it = 0; it < n_tiles; ++it) {
     cute::cp_async_wait<kStages - 2>();
-    __syncthreads();  // tile `it` has landed; every warp is done with the stage refilled next
+    // Tile `it` has landed (and, the first time, Q, which every warp reads); the slot's warps
+    // are done with the stage refilled next.
+    if (it == 0) {
+      __syncthreads();
+    } else {
+      slot_barrier();
+    }
     if (it + kStages - 1 < n_tiles) load_tile(tile0 + it + kStages - 1, (it + kStages - 1) % kStages);
     cute::cp_async_fence();
 
@@ -348,7 +387,7 @@ __global__ void __launch_bounds__(DecodeTraits<kHeadDim, kMTiles>::kThreads)
       mma_16816<Element>(acc_s[1], a, bk[2], bk[3]);
     }
     // Softcap and masks; acc_s[n][e] is row g + 8 (e / 2), key n * 8 + 2 t + e % 2.
-    const int key0 = begin + (tile0 + it) * kDecodeBlockN + key_warp * 16;
+    const int key0 = begin16 + (tile0 + it) * kDecodeBlockN + key_warp * 16;
     CUTE_UNROLL
     for (int n = 0; n < 2; ++n) {
       CUTE_UNROLL
