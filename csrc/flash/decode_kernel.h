@@ -361,6 +361,13 @@ __global__ void __launch_bounds__(DecodeTraits<kHeadDim, kMTiles>::kThreads)
   // grid's memory, and take the slots that this one-wave grid's blocks leave as they finish.
   asm volatile("griddepcontrol.launch_dependents;\n" ::: "memory");
 #endif
+  // The warp's Q rows as mma A fragments (16 columns each): read from shared memory every
+  // stage, or once into registers where they fit beside O (D <= 128: 4 D / 16 registers).
+  auto load_q = [&](uint32_t(&a)[4], int kk) {
+    ldmatrix_x4<false>(a, sQ + Traits::at_pair(m_tile * kDecodeRows + lane % 16, kk, lane / 16));
+  };
+  constexpr bool kQInRegisters = kHeadDim <= 128;
+  uint32_t q_frag[kQInRegisters ? kHeadDim / 16 : 1][4];
   for (int it = 0; it < n_tiles; ++it) {
     cute::cp_async_wait<kStages - 2>();
     // Tile `it` has landed (and, the first time, Q, which every warp reads); the slot's warps
@@ -375,12 +382,22 @@ __global__ void __launch_bounds__(DecodeTraits<kHeadDim, kMTiles>::kThreads)
 
     const Element* sK = sKV + (it % kStages) * 2 * Traits::kTileElems + key_warp * 16 * kStride;
     const Element* sV = sK + Traits::kTileElems;
+    if constexpr (kQInRegisters) {
+      if (it == 0) {
+        CUTE_UNROLL
+        for (int kk = 0; kk < kHeadDim / 16; ++kk) load_q(q_frag[kk], kk);
+      }
+    }
     // S (16 rows x this warp's 16 keys) = Q K^T: two n8 tiles of keys.
     float acc_s[2][4] = {};
     CUTE_UNROLL
     for (int kk = 0; kk < kHeadDim / 16; ++kk) {
       uint32_t a[4], bk[4];
-      ldmatrix_x4<false>(a, sQ + Traits::at_pair(m_tile * kDecodeRows + lane % 16, kk, lane / 16));
+      if constexpr (kQInRegisters) {
+        for (int r = 0; r < 4; ++r) a[r] = q_frag[kk][r];
+      } else {
+        load_q(a, kk);
+      }
       // The warp's 16 keys start at a row that is a multiple of 8: the swizzle is the same.
       ldmatrix_x4<false>(bk, sK + Traits::at_pair((lane / 16) * 8 + lane % 8, kk, (lane / 8) % 2));
       mma_16816<Element>(acc_s[0], a, bk[0], bk[1]);
@@ -398,26 +415,39 @@ __global__ void __launch_bounds__(DecodeTraits<kHeadDim, kMTiles>::kThreads)
         acc_s[n][e] = key >= row_begin[h] && key < row_end[h] ? x : -INFINITY;
       }
     }
-    // Online softmax per row; a row with no key yet keeps max -inf and weights 0.
+    // Online softmax per row; a row with no key yet keeps max -inf and weights 0. What a row
+    // holds is rescaled only where some row of the warp has a new max (after the first tiles
+    // the max seldom grows: most stages skip the kHeadDim / 2 multiplies).
+    float new_max[2], base[2];
+    bool grew = false;
     CUTE_UNROLL
     for (int h = 0; h < 2; ++h) {
       const float seen = quad_max(fmaxf(fmaxf(acc_s[0][2 * h], acc_s[0][2 * h + 1]),
                                         fmaxf(acc_s[1][2 * h], acc_s[1][2 * h + 1])));
-      const float new_max = fmaxf(row_max[h], seen);
-      const float base = (new_max == -INFINITY ? 0.f : new_max) * scale_log2;
-      const float rescale = exp2f(row_max[h] * scale_log2 - base);
-      row_max[h] = new_max;
-      row_sum[h] *= rescale;
+      new_max[h] = fmaxf(row_max[h], seen);
+      base[h] = (new_max[h] == -INFINITY ? 0.f : new_max[h]) * scale_log2;
+      grew |= new_max[h] > row_max[h];
+    }
+    if (__any_sync(0xffffffff, grew)) {
       CUTE_UNROLL
-      for (int j = 0; j < kHeadDim / 8; ++j) {
-        acc_o[j][2 * h] *= rescale;
-        acc_o[j][2 * h + 1] *= rescale;
+      for (int h = 0; h < 2; ++h) {
+        const float rescale = exp2f(row_max[h] * scale_log2 - base[h]);
+        row_sum[h] *= rescale;
+        CUTE_UNROLL
+        for (int j = 0; j < kHeadDim / 8; ++j) {
+          acc_o[j][2 * h] *= rescale;
+          acc_o[j][2 * h + 1] *= rescale;
+        }
       }
+    }
+    CUTE_UNROLL
+    for (int h = 0; h < 2; ++h) {
+      row_max[h] = new_max[h];
       CUTE_UNROLL
       for (int n = 0; n < 2; ++n) {
         CUTE_UNROLL
         for (int e = 2 * h; e < 2 * h + 2; ++e) {
-          acc_s[n][e] = exp2f(acc_s[n][e] * scale_log2 - base);
+          acc_s[n][e] = exp2f(acc_s[n][e] * scale_log2 - base[h]);
           row_sum[h] += acc_s[n][e];
         }
       }
