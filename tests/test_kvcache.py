@@ -71,6 +71,27 @@ def paged(cache: torch.Tensor, page: int, generator: torch.Generator):
     return pages, order.view(batch, per_seq).to(torch.int32)
 
 
+def check_paged_append(q, k, v, k_cache, v_cache, lengths, page, device):
+    """flash_attn_with_kvcache of q (causal) with the new k, v appended at `lengths`, on `device`,
+    against k_cache / v_cache as shuffled pages of `page` tokens: out by the float64 rule, the
+    keys in the pages afterwards exactly. Returns the pages and the block table."""
+    batch = q.shape[0]
+    args = (q, k_cache, v_cache, k, v, lengths, torch.zeros(batch), torch.arange(batch), None,
+            None, False, True, (-1, -1))
+    ref64, _, k_after, _ = expected(*args)
+    ref_lowp, *_ = expected(*args, compute_dtype=None)
+    pages_k, table = paged(k_cache, page, torch.Generator().manual_seed(3))
+    pages_v, _ = paged(v_cache, page, torch.Generator().manual_seed(3))
+    pages_k, pages_v, table = pages_k.to(device), pages_v.to(device), table.to(device)
+    out = flash_ext.flash_attn_with_kvcache(q.to(device), pages_k, pages_v, k.to(device),
+                                            v.to(device), cache_seqlens=lengths.to(device),
+                                            block_table=table, causal=True)
+    assert out.dtype == q.dtype
+    assert_rule("out", out.cpu(), ref64, ref_lowp)
+    assert torch.equal(pages_k[table.long()].reshape(k_cache.shape).cpu(), k_after)
+    return pages_k, pages_v, table
+
+
 @pytest.mark.parametrize("layout", ["dense", "paged16", "paged32"])
 @pytest.mark.parametrize("rotary", [None, "interleaved", "halves"])
 @pytest.mark.parametrize("causal", [False, True])
@@ -227,17 +248,7 @@ def test_half_dtypes_page_256(dtype, head_dim):
     k_cache, v_cache = (torch.randn(batch, capacity, 2, head_dim, generator=g).to(dtype)
                         for _ in range(2))
     lengths = torch.tensor([254, 300], dtype=torch.int32)  # the first append crosses a page
-    args = (q, k_cache, v_cache, k, v, lengths, torch.zeros(batch), torch.arange(batch), None,
-            None, False, True, (-1, -1))
-    ref64, _, k_after, _ = expected(*args)
-    ref_lowp, *_ = expected(*args, compute_dtype=None)
-    pages_k, table = paged(k_cache, 256, torch.Generator().manual_seed(0))
-    pages_v, _ = paged(v_cache, 256, torch.Generator().manual_seed(0))
-    out = flash_ext.flash_attn_with_kvcache(q, pages_k, pages_v, k, v, cache_seqlens=lengths,
-                                            block_table=table, causal=True)
-    assert out.dtype == dtype
-    assert_rule("out", out, ref64, ref_lowp)
-    assert torch.equal(pages_k[table.long()].reshape(k_cache.shape), k_after)
+    check_paged_append(q, k, v, k_cache, v_cache, lengths, 256, "cpu")
 
 
 def test_bench_decode_runs(tmp_path):
@@ -346,20 +357,8 @@ def test_cuda_pages_of_24_tokens():
     k_cache, v_cache = (torch.randn(batch, capacity, heads_kv, 128, generator=g).bfloat16()
                         for _ in range(2))
     lengths = torch.tensor([23, 70], dtype=torch.int32)  # the first append opens a page
-    args = (q, k_cache, v_cache, k, v, lengths, torch.zeros(batch), torch.arange(batch), None,
-            None, False, True, (-1, -1))
-    ref64, _, k_after, _ = expected(*args)
-    ref_lowp, *_ = expected(*args, compute_dtype=None)
-    pages_k, table = paged(k_cache, 24, torch.Generator().manual_seed(3))
-    pages_v, _ = paged(v_cache, 24, torch.Generator().manual_seed(3))
-    pages_k, pages_v, table = pages_k.cuda(), pages_v.cuda(), table.cuda()
+    pages_k, pages_v, table = check_paged_append(q, k, v, k_cache, v_cache, lengths, 24, "cuda")
     assert not kvcache._kernel_runs(q.cuda(), pages_k, pages_v, None, table)
-    out = flash_ext.flash_attn_with_kvcache(q.cuda(), pages_k, pages_v, k.cuda(), v.cuda(),
-                                            cache_seqlens=lengths.cuda(), block_table=table,
-                                            causal=True)
-    assert_rule("out", out.cpu(), ref64, ref_lowp)
-    got_k = pages_k[table.long()].reshape(batch, -1, heads_kv, 128).cpu()
-    assert torch.equal(got_k, k_after)
     with pytest.raises(RuntimeError, match="page_size must be a multiple of 16 tokens"):
         torch.ops.flash_ext.kvcache_fwd(q.cuda(), pages_k, pages_v, None, None, lengths.cuda(),
                                         0, None, None, table, 0.1, -1, 0, 0.0, None)
