@@ -3,17 +3,16 @@
 // on the pages of a block table, read once per kv head however many query heads share it. The
 // query rows of a kv head's group (Sq tokens x Hq / Hkv heads, packed) form the M side of
 // mma.sync tiles; a CTA takes one or two tiles of 16 rows against one split of the sequence's
-// keys, streamed through shared memory in kDecodeBlockN-key stages by cp.async (the row
-// addresses of each stage come from the block table, so pages of any size work; the entries a
-// CTA uses are staged in shared memory, a window at a time). Each of a row tile's 4 warps takes
-// 16 keys of a stage (its key slot) and keeps its own online softmax. A slot's rows are copied
-// by the warps that read them, which meet at a barrier of their own (no CTA-wide barrier a
-// stage); the tiles start at a multiple of 16 keys, so that with pages of a multiple of 16
-// tokens a slot lies in one page (one block-table lookup a slot and stage). The warps join
-// their rows through shared memory at the end, and write out and lse where the keys are one
-// split, else the split's fp32 partial for fwd_combine.h, which joins the splits (and the
-// sinks). Masks (the sequence's [leftpad, seqlen), causal and sliding windows aligned
-// bottom-right) and softcap apply to every score.
+// keys, streamed through shared memory in kDecodeBlockN-key stages by cp.async. Each of a row
+// tile's 4 warps takes 16 keys of a stage (its key slot) and keeps its own online softmax. A
+// slot's rows are copied by the warps that read them, which meet at a barrier of their own (no
+// CTA-wide barrier a stage). The tiles start at a multiple of 16 keys and pages hold a multiple
+// of 16 tokens (the op refuses other page sizes), so a slot lies in one page: one block-table
+// lookup a slot and stage, from the entries the CTA uses, staged in shared memory a window at
+// a time. The warps join their rows through shared memory at the end, and write out and lse
+// where the keys are one split, else the split's fp32 partial for fwd_combine.h, which joins
+// the splits (and the sinks). Masks (the sequence's [leftpad, seqlen), causal and sliding
+// windows aligned bottom-right) and softcap apply to every score.
 #pragma once
 
 #include <cute/arch/copy_sm75.hpp>
