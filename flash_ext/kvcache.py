@@ -25,6 +25,9 @@ from flash_ext.rotary import apply_rotary_emb
 
 #: The decode kernel's most query rows (seqlen_q x heads_q / heads_kv) per kv head.
 MAX_KERNEL_ROWS = 64
+#: The decode kernel reads pages of a multiple of this many tokens (a warp's 16 keys in one
+#: page; kvcache_fwd refuses others).
+KERNEL_PAGE_MULTIPLE = 16
 _DTYPE_NAMES = {torch.float16: "fp16", torch.bfloat16: "bf16"}
 
 
@@ -58,7 +61,7 @@ def _kernel_runs(q: Tensor, k_cache: Tensor, v_cache: Tensor, alibi_slopes,
     """Whether the CUDA decode kernel takes the call (the module docstring says which)."""
     if not q.is_cuda or "flash" not in CUDA_BACKENDS or alibi_slopes is not None:
         return False
-    if block_table is not None and k_cache.shape[1] % 16:
+    if block_table is not None and k_cache.shape[1] % KERNEL_PAGE_MULTIPLE:
         return False
     head_dim = q.shape[-1]
     kernel_dim = next((d for d in FLASH_KERNEL_HEAD_DIMS if d >= head_dim), None)
