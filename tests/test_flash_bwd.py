@@ -404,16 +404,20 @@ def deterministic_grads(run, inputs, g):
 @pytest.mark.parametrize("case", ["mha", "gqa", "mqa_causal", "varlen", "varlen_full", "hdim256",
                                   "hdim256_full", "serial128", "serial256", "window",
                                   "bottom_right_window", "waves", "causal_many",
-                                  "bottom_right_many"])
+                                  "bottom_right_many", "bottom_right_waves", "varlen_many"])
 def test_deterministic(case):
     """Against the reference, and bitwise equal over three runs. The Hopper kernel orders the
     dq additions by key block in the order the blocks reach a query block: where every block
     sees every query block and they are no more than the query blocks, each block walking the
     query blocks from its own start (mha, gqa, varlen_full's sequences with more queries than
     keys, hdim256_full); under a causal mask or a window, each walking its query blocks up, the
-    last block first (window; causal_many and bottom_right_many: more CTAs than four waves on
-    132 SMs, so that the grid is head-major); ascending where a head's blocks may not all run
-    at once or the grid is key-block-major (waves, mqa_causal, hdim256, varlen)."""
+    last block first (window; causal_many, bottom_right_many, varlen_many: more CTAs than four
+    waves on 132 SMs, so that the grid is head-major), the grid starting each head's blocks from
+    the last, so that a block waits only for blocks that started before it (bottom_right_waves:
+    313 key blocks a head all reach query block 0 at their first step, the last one first; from
+    the first block on, the first wave would wait for blocks that cannot start); ascending
+    where the grid is key-block-major (mqa_causal, hdim256, varlen) or a head's blocks may not
+    all run at once (waves)."""
     dtype = torch.bfloat16
 
     def varlen(lengths_q, lengths_k, heads_q, head_dim, causal):
@@ -435,6 +439,12 @@ def test_deterministic(case):
     elif case == "bottom_right_many":  # 4 key blocks x 20 x 8 KV heads: 640 CTAs
         inputs = qkv(20, 32, 8, 200, 500, 128, dtype)
         run, reference = flash_style(causal=True, deterministic=True)
+    elif case == "bottom_right_waves":  # 313 key blocks x 2 x 2 KV heads: 1252 CTAs
+        inputs = qkv(2, 2, 2, 200, 40000, 64, dtype)
+        run, reference = flash_style(causal=True, deterministic=True)
+    elif case == "varlen_many":  # up to 16 key blocks x 24 sequences x 2 KV heads
+        lengths = torch.randint(0, 2001, (24,), generator=torch.Generator().manual_seed(7))
+        run, reference, inputs = varlen(lengths.tolist(), lengths.tolist(), 4, 128, True)
     elif case == "hdim256_full":  # 16 query blocks of 64, 11 key blocks of 64
         inputs = qkv(1, 4, 2, 1000, 700, 256, dtype)
         run, reference = sdpa_style(is_causal=False, deterministic=True)

@@ -28,7 +28,7 @@ using namespace cute;
 // last heads' long blocks started last and ran alone at the end (GQA row: 512 CTAs on 132 SMs,
 // simulated 1.24x of the balanced time, 1.01x so; measured +20%). With more waves the tail is a
 // smaller share and the L2 locality of the head order wins (causal 1k/4k rows 4-18% slower
-// key block major).
+// key block major). Rising walks (p.rising_walk) take a head's key blocks from the last down.
 struct BwdTile {
   int n_block, n_step, bidb, kv_head, dq_slice;
 
@@ -49,7 +49,9 @@ struct BwdTile {
       bidb = blockIdx.x % heads / p.heads_kv;
       kv_head = blockIdx.x % p.heads_kv;
     } else {
-      n_block = blockIdx.x;
+      // Rising walks: a head's last key block first (KeyBlockSteps: the blocks a block waits
+      // for then started before it).
+      n_block = p.rising_walk ? gridDim.x - 1 - blockIdx.x : blockIdx.x;
       bidb = blockIdx.y;
       kv_head = blockIdx.z;
     }
@@ -89,11 +91,14 @@ __device__ __forceinline__ auto key_rows(T* base, int64_t batch_stride, int64_t 
 // KV head), which must be able to run beside it: only where a head has at most half as many
 // key blocks as the device has SMs (one CTA an SM; the half leaves room for other streams'
 // kernels). Otherwise a block waits only for earlier ones, which started before it.
-// Ordered additions under a causal mask or a window, on the same condition (`rising`, the grid
-// head-major too: p.key_block_major spreads a head's blocks over the whole grid): every block
-// walks its query blocks up from its first, which comes later the later the block, so that a
-// query block's blocks reach it one after the other, the last block first, and take their
-// turns in that order (from the default's walk down, all reached it at the same step).
+// Ordered additions under a causal mask or a window on the head-major grid (`rising`:
+// p.rising_walk): every block walks its query blocks up from its first, which comes later the
+// later the block, so that a query block's blocks reach it one after the other, the last block
+// first, and take their turns in that order (from the default's walk down, all reached it at
+// the same step). The grid starts a head's blocks from the last (BwdTile), so that a block
+// waits only for blocks that started before it, however many key blocks a head has (started
+// from the first, a head's long first blocks waited for its last ones, which started only as
+// other CTAs ended, and needed room to run beside them).
 template <int kBlockM, int kBlockN, bool kCausal>
 struct KeyBlockSteps {
   Mask<kCausal> visible;  // visibility only (no ALiBi)
@@ -118,7 +123,7 @@ struct KeyBlockSteps {
     const bool beside = p.dq_semaphore != nullptr && n_blocks <= p.num_sms / 2;
     const bool masked = kCausal || p.window_left >= 0 || p.window_right >= 0;
     cyclic = beside && !masked && n_blocks <= num_m;
-    rising = beside && masked && !p.key_block_major;
+    rising = p.rising_walk;
     reverse = p.walk_down && !rising;
     m_start = cyclic ? m_last - n_block : reverse ? m_last : m_first;
   }

@@ -47,6 +47,8 @@ cudaError_t launch_bwd_main(Kernel kernel, int threads, int smem, int block_n, b
   const int64_t ctas = int64_t{n_blocks} * p.batch * p.heads_kv;
   const bool slices = p.deterministic && p.dq_semaphore == nullptr;
   p.key_block_major = !slices && causal && ctas <= 4 * int64_t{p.num_sms};
+  p.rising_walk = p.dq_semaphore != nullptr && !p.key_block_major &&
+                  (causal || p.window_left >= 0 || p.window_right >= 0);
   // BwdTile's grids.
   const dim3 grid = slices                ? dim3(p.dq_splits, p.batch, p.heads_kv)
                     : p.key_block_major ? dim3(static_cast<unsigned>(ctas))

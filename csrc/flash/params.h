@@ -146,6 +146,10 @@ struct BwdParams : FwdParams {
   // Walk order (KeyBlockSteps), chosen at launch: a key block's query blocks from the last down
   // (the Hopper kernel's causal and deterministic calls).
   bool walk_down = false;
+  // Ordered additions under a causal mask or a window on the head-major grid (KeyBlockSteps'
+  // rising walk), chosen at launch: the key blocks walk their query blocks up, and the grid
+  // starts a head's blocks from the last (BwdTile).
+  bool rising_walk = false;
 };
 
 }  // namespace flash
