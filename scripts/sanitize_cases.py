@@ -85,6 +85,10 @@ def flash_cases(dtype):
     shapes = [(b, hq, 90, 64), (b, hq, 150, 64), (b, hq, 150, 64)]
     yield "D=64 dropout", 64, attention(dropout_p=0.2, backend="flash"), shapes, True
     yield "D=64 deterministic", 64, attention(deterministic=True, backend="flash"), shapes, True
+    # A window (no causal mask): the ordered additions' rising walk, each head's key blocks
+    # started from the last.
+    yield ("D=64 deterministic window", 64, attention(
+        deterministic=True, window_size=(40, 10), backend="flash"), shapes, True)
     yield ("D=64 window alibi softcap", 64, attention(
         window_size=(20, 5), softcap=30.0, alibi_slopes=torch.rand(hq, device="cuda"),
         backend="flash"), shapes, True)
