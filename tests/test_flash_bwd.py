@@ -175,6 +175,34 @@ def test_many_heads(heads):
     check(*sdpa_style(is_causal=heads[1] == 8), qkv(2, *heads, 200, 300, 128, torch.bfloat16))
 
 
+@pytest.mark.usefixtures("kernels")
+@pytest.mark.parametrize("case", ["odd", "even_gqa", "bottom_right", "rows_without_keys",
+                                  "varlen"])
+def test_paired_key_blocks(case):
+    """Causal calls of more than four waves of CTAs (132 SMs), whose grid is head-major: each
+    CTA runs a key block and its mirror from the head's last (odd: 3 key blocks a head, the
+    middle one alone; even_gqa: 4; bottom_right: 4 blocks of 500 keys for 200 queries;
+    rows_without_keys: bottom-right, 700 queries for 300 keys at D = 256; varlen: 0-2000 tokens
+    a sequence, so that a CTA has two blocks, one or none)."""
+    dtype = torch.bfloat16
+    if case == "varlen":
+        require_kernel(128, dtype)
+        lengths = torch.randint(0, 2001, (24,), generator=torch.Generator().manual_seed(3))
+        lengths = lengths.tolist()
+        (q,), cu = packed(lengths, 4, 128, dtype)
+        (k, v), _ = packed(lengths, 2, 128, dtype, count=2)
+        run = varlen_run("top_left", cu, cu, max(lengths), max(lengths))
+        reference = functools.partial(attention_varlen_ref, cu_seqlens_q=cu, cu_seqlens_k=cu,
+                                      window_size=(-1, 0))
+        check(run, reference, (q, k, v))
+        return
+    shapes = {"odd": (8, 32, 32, 300, 300, 64), "even_gqa": (20, 16, 8, 512, 512, 128),
+              "bottom_right": (20, 32, 8, 200, 500, 128),
+              "rows_without_keys": (20, 8, 8, 700, 300, 256)}
+    run, reference = styled("top_left" if case in ("odd", "even_gqa") else "bottom_right")
+    check(run, reference, qkv(*shapes[case], dtype))
+
+
 # Long sequences: the float64 reference in query chunks.
 
 

@@ -29,8 +29,14 @@ using namespace cute;
 // simulated 1.24x of the balanced time, 1.01x so; measured +20%). With more waves the tail is a
 // smaller share and the L2 locality of the head order wins (causal 1k/4k rows 4-18% slower
 // key block major). Rising walks (p.rising_walk) take a head's key blocks from the last down.
+// Paired key blocks (p.paired_key_blocks, causal calls on the head-major grid): CTA x of a head
+// with N key blocks runs block x, then block N - 1 - x (none when x passes the middle), so that
+// every CTA walks about as many query blocks as one key block does without a mask, and a
+// short key block's start and end cost no CTA of its own. The loops over a CTA's key blocks:
+// for (n = tile.n_block; tile.has(n, ...); n = tile.next(n, ...)).
 struct BwdTile {
   int n_block, n_step, bidb, kv_head, dq_slice;
+  bool paired = false;
 
   __device__ BwdTile(const BwdParams& p, int block_n) {
     if (p.deterministic && p.dq_semaphore == nullptr) {
@@ -54,12 +60,21 @@ struct BwdTile {
       n_block = p.rising_walk ? gridDim.x - 1 - blockIdx.x : blockIdx.x;
       bidb = blockIdx.y;
       kv_head = blockIdx.z;
+      paired = p.paired_key_blocks;
     }
   }
 
-  // Whether key block n_block (then n_block + n_step, ...) exists in a sequence of seqlen_k.
-  __device__ bool has(int n_block_, int block_n, int seqlen_k) const {
-    return n_block_ < (seqlen_k + block_n - 1) / block_n;
+  // Whether key block n (n_block or one next() gave) is the CTA's in a sequence of seqlen_k.
+  __device__ bool has(int n, int block_n, int seqlen_k) const {
+    const int blocks = (seqlen_k + block_n - 1) / block_n;
+    return n < blocks && (!paired || 2 * n_block < blocks);
+  }
+
+  // The CTA's key block after n (past the sequence's blocks when there is none).
+  __device__ int next(int n, int block_n, int seqlen_k) const {
+    if (!paired) return n + n_step;
+    const int blocks = (seqlen_k + block_n - 1) / block_n;
+    return n == n_block && blocks - 1 - n_block > n_block ? blocks - 1 - n_block : blocks;
   }
 };
 

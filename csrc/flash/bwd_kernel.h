@@ -341,7 +341,7 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
   const BwdTile tile(params, Traits::kBlockN);
   const SeqLen seq(params, tile.bidb);
   for (int n_block = tile.n_block; tile.has(n_block, Traits::kBlockN, seq.seqlen_k);
-       n_block += tile.n_step) {
+       n_block = tile.next(n_block, Traits::kBlockN, seq.seqlen_k)) {
     bwd_key_block<Traits, kCausal, kDropout>(params, seq, tile.bidb, tile.kv_head, n_block,
                                              tile.dq_slice, smem);
     __syncthreads();  // the next key block reuses the shared memory

@@ -49,10 +49,13 @@ cudaError_t launch_bwd_main(Kernel kernel, int threads, int smem, int block_n, b
   p.key_block_major = !slices && causal && ctas <= 4 * int64_t{p.num_sms};
   p.rising_walk = p.dq_semaphore != nullptr && !p.key_block_major &&
                   (causal || p.window_left >= 0 || p.window_right >= 0);
+  p.paired_key_blocks = !slices && !p.key_block_major && p.dq_semaphore == nullptr && causal &&
+                        p.window_left < 0;
   // BwdTile's grids.
+  const int head_blocks = p.paired_key_blocks ? (n_blocks + 1) / 2 : n_blocks;
   const dim3 grid = slices                ? dim3(p.dq_splits, p.batch, p.heads_kv)
                     : p.key_block_major ? dim3(static_cast<unsigned>(ctas))
-                                        : dim3(n_blocks, p.batch, p.heads_kv);
+                                        : dim3(head_blocks, p.batch, p.heads_kv);
   kernel<<<grid, threads, smem, stream>>>(p, extra...);
   return cudaGetLastError();
 }

@@ -303,7 +303,7 @@ __device__ __forceinline__ void bwd_sm90_producer(const BwdParams& params,
   };
   int g = 0;
   for (int n_block = tile.n_block; tile.has(n_block, Traits::kBlockN, seq.seqlen_k);
-       n_block += tile.n_step) {
+       n_block = tile.next(n_block, Traits::kBlockN, seq.seqlen_k)) {
     const Sm90BwdSteps<Traits, kCausal> steps(params, seq, tile.kv_head, n_block);
     steps.walk([&](int, int h, int m, int, int) {
       const int s = g % 2;
@@ -355,7 +355,7 @@ __device__ __forceinline__ void bwd_sm90_dq_writer(const BwdParams& params,
   Tensor mdQ = tma.dq.get_tma_tensor(sm90_dq_shape<kHeadDim>(params));
   int g = 0;
   for (int n_block = tile.n_block; tile.has(n_block, Traits::kBlockN, seq.seqlen_k);
-       n_block += tile.n_step) {
+       n_block = tile.next(n_block, Traits::kBlockN, seq.seqlen_k)) {
     const Sm90BwdSteps<Traits, kCausal> steps(params, seq, tile.kv_head, n_block);
     steps.walk([&](int, int h, int m, int, int) {
       const int stage = g % Traits::kDqStages;
@@ -773,7 +773,7 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
   cutlass::arch::warpgroup_reg_alloc<240>();
   int g = 0;
   for (int n_block = tile.n_block; tile.has(n_block, Traits::kBlockN, seq.seqlen_k);
-       n_block += tile.n_step) {
+       n_block = tile.next(n_block, Traits::kBlockN, seq.seqlen_k)) {
     bwd_sm90_key_block<Traits, kCausal>(params, seq, tile.bidb, tile.kv_head, n_block, smem, bars,
                                         threadIdx.x - 128, g);
     // The next key block's K and V go where this one's dK and dV were staged.

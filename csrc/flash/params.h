@@ -150,6 +150,9 @@ struct BwdParams : FwdParams {
   // rising walk), chosen at launch: the key blocks walk their query blocks up, and the grid
   // starts a head's blocks from the last (BwdTile).
   bool rising_walk = false;
+  // Causal calls without ordered additions on the head-major grid, chosen at launch: each CTA
+  // runs a key block and its mirror from the head's end (BwdTile).
+  bool paired_key_blocks = false;
 };
 
 }  // namespace flash
