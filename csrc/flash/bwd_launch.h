@@ -49,8 +49,11 @@ cudaError_t launch_bwd_main(Kernel kernel, int threads, int smem, int block_n, b
   p.key_block_major = !slices && causal && ctas <= 4 * int64_t{p.num_sms};
   p.rising_walk = p.dq_semaphore != nullptr && !p.key_block_major &&
                   (causal || p.window_left >= 0 || p.window_right >= 0);
+  // Paired only where a head has at most 32 key blocks: at 1k-4k a CTA's start and end are a
+  // share of its walk (+1-1.3% measured), at 16k the unpaired grid of mixed lengths ran 1-2%
+  // faster (results/bwd_paired_key_blocks_ab_2026-11-28_h200.md).
   p.paired_key_blocks = !slices && !p.key_block_major && p.dq_semaphore == nullptr && causal &&
-                        p.window_left < 0;
+                        p.window_left < 0 && n_blocks <= 32;
   // BwdTile's grids.
   const int head_blocks = p.paired_key_blocks ? (n_blocks + 1) / 2 : n_blocks;
   const dim3 grid = slices                ? dim3(p.dq_splits, p.batch, p.heads_kv)
