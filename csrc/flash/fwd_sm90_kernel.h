@@ -361,7 +361,11 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
     if (params.tile_counter == nullptr) return int(blockIdx.x + ++taken * gridDim.x);
     const int slot = taken % 2;
     Barrier::wait(&smem.unit_full[slot], (taken / 2) & 1);
-    const int u = smem.unit[slot];
+    // Read by the lane that frees the slot, then shared: an mbarrier arrival orders only the
+    // arriving thread's own accesses before the producer's next write there (racecheck
+    // reported every lane's read against that write).
+    int u = lane == 0 ? smem.unit[slot] : 0;
+    u = __shfl_sync(0xffffffffu, u, 0);
     release(&smem.unit_empty[slot]);
     ++taken;
     return u;
