@@ -21,14 +21,15 @@ using namespace cute;
 // The key blocks, batch and KV head of one backward CTA. Deterministic grid of the mma.sync
 // kernel (dq slices, batch, KV heads): CTA x walks key blocks x, x + dq_splits, ... into its own
 // dq slice. Otherwise (the Hopper kernel's deterministic calls too: p.dq_semaphore) one
-// key block per CTA (two where paired, below), on a grid (key blocks, batch, KV heads): the CTAs running at once share a
-// head or two, whose Q and dO stay in L2. key_block_major (causal calls of at most 4 waves):
-// a 1-D grid with the key block slowest, so that the first key blocks, the longest under a
-// causal mask (they see the most query blocks), start first across every head; by head, the
-// last heads' long blocks started last and ran alone at the end (GQA row: 512 CTAs on 132 SMs,
-// simulated 1.24x of the balanced time, 1.01x so; measured +20%). With more waves the tail is a
-// smaller share and the L2 locality of the head order wins (causal 1k/4k rows 4-18% slower
-// key block major). Rising walks (p.rising_walk) take a head's key blocks from the last down.
+// key block per CTA (two where paired, below), on a grid (key blocks, batch, KV heads): the
+// CTAs running at once share a head or two, whose Q and dO stay in L2. key_block_major (causal
+// calls of at most 4 waves): a 1-D grid with the key block slowest, so that the first key
+// blocks, the longest under a causal mask (they see the most query blocks), start first across
+// every head; by head, the last heads' long blocks started last and ran alone at the end (GQA
+// row: 512 CTAs on 132 SMs, simulated 1.24x of the balanced time, 1.01x so; measured +20%).
+// With more waves the tail is a smaller share and the L2 locality of the head order wins
+// (causal 1k/4k rows 4-18% slower key block major). Rising walks (p.rising_walk) take a
+// head's key blocks from the last down.
 // Paired key blocks (p.paired_key_blocks: unordered causal calls on the head-major grid with at
 // most 32 key blocks a head, launch_bwd_main): CTA x of a head with N key blocks runs block x,
 // then block N - 1 - x (none when x passes the middle), so that every CTA walks about as many
