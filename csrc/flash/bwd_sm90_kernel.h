@@ -159,8 +159,8 @@ struct Sm90BwdTraits : TraitsBase<kHeadDim_, 8, Element_> {
   static constexpr int kSmemRowStats = (kOffsetdS + (kSplitD ? 4 : 2) * kSmemdS) * sizeof(Element);
   // dq staging: a warpgroup's 64 rows x kDqCols of a step's dq, as boxes of 64 rows x 32
   // columns (8 KB, 128-byte swizzle), each added to the fp32 accumulators by one TMA tensor
-  // reduction. Up to D = 128 in two buffers of their own (the consumers stage a step while
-  // the writer sends the one before); at D = 256 there is no room for them, and the boxes go to
+  // reduction. Up to D = 128 in buffers of their own (the consumers stage a step while the
+  // writer sends the ones before: three at D = 64, where there is room, two at 128); at D = 256 there is no room for them, and the boxes go to
   // the step's own Q and dO buffers (kDqInQ: the warpgroup's column half of each, which only
   // its own dK and dV products read: free once it has waited for them; the writer hands the
   // buffers back to the producer once its reductions have read them). (192, 128): those halves
@@ -170,7 +170,8 @@ struct Sm90BwdTraits : TraitsBase<kHeadDim_, 8, Element_> {
   static constexpr int kDqBoxes = kDqCols / 32;  // a warpgroup's boxes a step
   static constexpr int kDqBoxBytes = 64 * 32 * sizeof(float);
   static constexpr bool kDqInQ = kSplitD && kHeadDimV == kHeadDim;
-  static constexpr int kDqStages = kHeadDimV == kHeadDim ? 2 : 1;  // the staging buffers (!kDqInQ)
+  // The staging buffers (!kDqInQ).
+  static constexpr int kDqStages = kHeadDimV != kHeadDim ? 1 : kHeadDim == 64 ? 3 : 2;
   static_assert(!kDqInQ || kDqBoxes == 4);
   using SmemLayoutDqBox = decltype(tile_to_shape(GMMA::Layout_K_SW128_Atom<float>{},
                                                  Shape<_64, _32>{}));
@@ -179,7 +180,7 @@ struct Sm90BwdTraits : TraitsBase<kHeadDim_, 8, Element_> {
   static constexpr int kSmemBarriers =
       kSmemDqStage + (kDqInQ ? 0 : kDqStages * 2 * kDqBoxes * kDqBoxBytes);
   static_assert(kSmemBarriers % 8 == 0);
-  static constexpr int kSmemSize = kSmemBarriers + 6 * sizeof(uint64_t);
+  static constexpr int kSmemSize = kSmemBarriers + (4 + kDqStages) * sizeof(uint64_t);
   static_assert(kSmemSize <= 227 * 1024, "more than an sm90 block's shared memory");
 
   using TmaQ = Sm90TmaLoad<Element, SmemLayoutQ>;    // a (kBlockM, kHeadDim) tile of q
@@ -489,6 +490,7 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
   const int wg = tidx / 128, lane = tidx % 32;
   const int wg_row0 = tidx / 32 % 4 * 16;
   constexpr int kCols = decltype(size<1>(tScS_rc))::value;
+  static_assert(kCols % 2 == 0);
   // Where this thread stages its dq (SmemLayoutDqBox in bytes: rows of 128, the 16-byte chunk
   // index XOR the row's 3 low bits; the boxes are 1024-byte aligned). Its accumulator holds rows
   // lane/4 and lane/4 + 8 of the warp's 16, columns 8t + 2(lane % 4) + {0, 1} of the
@@ -568,12 +570,20 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
     Tensor s = make_tensor(acc_s.data(), gmma_acc_rowcol_layout(acc_s.layout()));  // (keys, queries)
     Tensor dp = make_tensor(acc_dp.data(), gmma_acc_rowcol_layout(acc_dp.layout()));
     // lse of query column c, log2-scaled (+inf: P = 0), read from shared memory while the
-    // products run (read after the wait, it held up the exps); and D.
+    // products run (read after the wait, it held up the exps); and D. Columns 2j and 2j + 1 of
+    // the accumulator are adjacent queries, the first even: one 64-bit load for both.
     const float* lse_i = smem_lse + (i % 2) * kBlockM;
     const float* dsum_i = smem_dsum + (i % 2) * kBlockM;
+    auto column_pair = [&](const float* stats, int c) {
+      return *reinterpret_cast<const float2*>(stats + get<1>(tScS_rc(0, c)));
+    };
     float lse_log2[kCols];
     CUTE_UNROLL
-    for (int c = 0; c < kCols; ++c) lse_log2[c] = lse_i[get<1>(tScS_rc(0, c))];
+    for (int c = 0; c < kCols; c += 2) {
+      const float2 lse = column_pair(lse_i, c);
+      lse_log2[c] = lse.x;
+      lse_log2[c + 1] = lse.y;
+    }
     warpgroup_wait<1>();
     gmma_done(acc_s);
 
@@ -613,9 +623,11 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
       warpgroup_wait<1>();
     }
     gmma_done(acc_dp);
+    float2 dsum_pair;
     CUTE_UNROLL
     for (int c = 0; c < kCols; ++c) {
-      const float dsum = dsum_i[get<1>(tScS_rc(0, c))];
+      if (c % 2 == 0) dsum_pair = column_pair(dsum_i, c);
+      const float dsum = c % 2 == 0 ? dsum_pair.x : dsum_pair.y;
       CUTE_UNROLL
       for (int r = 0; r < size<0>(s); ++r) {
         const float p = s(r, c);
@@ -759,7 +771,7 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
       // The consumers (kDqInQ: once they have staged dq there) and, kDqInQ, the writer.
       Barrier::init(bars.q_empty(s), Traits::kNConsumers + (Traits::kDqInQ ? 1 : 0));
     }
-    for (int s = 0; s < 2; ++s) Barrier::init(bars.dq_empty(s), 1);
+    for (int s = 0; s < Traits::kDqStages; ++s) Barrier::init(bars.dq_empty(s), 1);
     cutlass::arch::fence_barrier_init();
   }
   __syncthreads();
