@@ -160,12 +160,13 @@ struct Sm90BwdTraits : TraitsBase<kHeadDim_, 8, Element_> {
   // dq staging: a warpgroup's 64 rows x kDqCols of a step's dq, as boxes of 64 rows x 32
   // columns (8 KB, 128-byte swizzle), each added to the fp32 accumulators by one TMA tensor
   // reduction. Up to D = 128 in buffers of their own (the consumers stage a step while the
-  // writer sends the ones before: three at D = 64, where there is room, two at 128); at D = 256 there is no room for them, and the boxes go to
-  // the step's own Q and dO buffers (kDqInQ: the warpgroup's column half of each, which only
-  // its own dK and dV products read: free once it has waited for them; the writer hands the
-  // buffers back to the producer once its reductions have read them). (192, 128): those halves
-  // hold 20 of the 24 KB a warpgroup stages, so one buffer of its own (kDqStages 1: a step's
-  // staging waits for the writer to have read the one before).
+  // writer sends the ones before: three at D = 64, where there is room, +1-2% over two; two at
+  // 128); at D = 256 there is no room for them, and the boxes go to the step's own Q and dO
+  // buffers (kDqInQ: the warpgroup's column half of each, which only its own dK and dV products
+  // read: free once it has waited for them; the writer hands the buffers back to the producer
+  // once its reductions have read them). (192, 128): those halves hold 20 of the 24 KB a
+  // warpgroup stages, so one buffer of its own (kDqStages 1: a step's staging waits for the
+  // writer to have read the one before).
   static constexpr int kDqCols = kDqSplitD ? kHeadDim / 2 : kHeadDim;
   static constexpr int kDqBoxes = kDqCols / 32;  // a warpgroup's boxes a step
   static constexpr int kDqBoxBytes = 64 * 32 * sizeof(float);
