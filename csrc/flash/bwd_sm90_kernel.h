@@ -491,7 +491,6 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
   const int wg = tidx / 128, lane = tidx % 32;
   const int wg_row0 = tidx / 32 % 4 * 16;
   constexpr int kCols = decltype(size<1>(tScS_rc))::value;
-  static_assert(kCols % 2 == 0);
   // Where this thread stages its dq (SmemLayoutDqBox in bytes: rows of 128, the 16-byte chunk
   // index XOR the row's 3 low bits; the boxes are 1024-byte aligned). Its accumulator holds rows
   // lane/4 and lane/4 + 8 of the warp's 16, columns 8t + 2(lane % 4) + {0, 1} of the
@@ -571,20 +570,12 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
     Tensor s = make_tensor(acc_s.data(), gmma_acc_rowcol_layout(acc_s.layout()));  // (keys, queries)
     Tensor dp = make_tensor(acc_dp.data(), gmma_acc_rowcol_layout(acc_dp.layout()));
     // lse of query column c, log2-scaled (+inf: P = 0), read from shared memory while the
-    // products run (read after the wait, it held up the exps); and D. Columns 2j and 2j + 1 of
-    // the accumulator are adjacent queries, the first even: one 64-bit load for both.
+    // products run (read after the wait, it held up the exps); and D.
     const float* lse_i = smem_lse + (i % 2) * kBlockM;
     const float* dsum_i = smem_dsum + (i % 2) * kBlockM;
-    auto column_pair = [&](const float* stats, int c) {
-      return *reinterpret_cast<const float2*>(stats + get<1>(tScS_rc(0, c)));
-    };
     float lse_log2[kCols];
     CUTE_UNROLL
-    for (int c = 0; c < kCols; c += 2) {
-      const float2 lse = column_pair(lse_i, c);
-      lse_log2[c] = lse.x;
-      lse_log2[c + 1] = lse.y;
-    }
+    for (int c = 0; c < kCols; ++c) lse_log2[c] = lse_i[get<1>(tScS_rc(0, c))];
     warpgroup_wait<1>();
     gmma_done(acc_s);
 
@@ -624,11 +615,9 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
       warpgroup_wait<1>();
     }
     gmma_done(acc_dp);
-    float2 dsum_pair;
     CUTE_UNROLL
     for (int c = 0; c < kCols; ++c) {
-      if (c % 2 == 0) dsum_pair = column_pair(dsum_i, c);
-      const float dsum = c % 2 == 0 ? dsum_pair.x : dsum_pair.y;
+      const float dsum = dsum_i[get<1>(tScS_rc(0, c))];
       CUTE_UNROLL
       for (int r = 0; r < size<0>(s); ++r) {
         const float p = s(r, c);
