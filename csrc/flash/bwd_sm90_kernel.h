@@ -549,8 +549,8 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
   constexpr int kPrefetch = Traits::kPrefetch;
   Tensor acc_s = partition_fragment_C(mma_sdp, Shape<Int<kBlockN>, Int<kBlockM>>{});  // (MMA, MMA_M, MMA_N)
   Tensor acc_dp = partition_fragment_C(mma_sdp, Shape<Int<kBlockN>, Int<kBlockM>>{});
+  auto wait_q = [&](int i) { Barrier::wait(bars.q_full(i % 2), (i / 2) & 1); };
   auto issue_s = [&](int i) __attribute__((always_inline)) {
-    Barrier::wait(bars.q_full(i % 2), (i / 2) & 1);
     gmma_issue<true>(mma_sdp, tSrK, at_buffer(tSrQ, i), acc_s);
   };
   auto issue_dp = [&](int i) __attribute__((always_inline)) {
@@ -565,17 +565,29 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
     const int i = g + i_block;
     const int m0 = m * kBlockM;
     const int m_end = min(m0 + kBlockM, seq.seqlen_q);
-    if constexpr (kPrefetch == 0) issue_s(i);
-    if constexpr (kPrefetch < 2) issue_dp(i);
     Tensor s = make_tensor(acc_s.data(), gmma_acc_rowcol_layout(acc_s.layout()));  // (keys, queries)
     Tensor dp = make_tensor(acc_dp.data(), gmma_acc_rowcol_layout(acc_dp.layout()));
-    // lse of query column c, log2-scaled (+inf: P = 0), read from shared memory while the
-    // products run (read after the wait, it held up the exps); and D.
+    // lse of query column c, log2-scaled (+inf: P = 0), read from shared memory before the
+    // step's products are issued: a shared load issued behind wgmmas waits in the same queue
+    // until the tensor cores have taken them (ncu at D = 128: the exps' first FFMA, waiting for
+    // lse, held 10% of the kernel's stall samples), and read after the wait it held up the exps
+    // (with kPrefetch the products were issued by the step before: lse is read here). D once
+    // the exps are done, before dV's product is issued (read in the dS loop, after it, the
+    // first FADD waited likewise).
     const float* lse_i = smem_lse + (i % 2) * kBlockM;
     const float* dsum_i = smem_dsum + (i % 2) * kBlockM;
-    float lse_log2[kCols];
-    CUTE_UNROLL
-    for (int c = 0; c < kCols; ++c) lse_log2[c] = lse_i[get<1>(tScS_rc(0, c))];
+    float lse_log2[kCols], dsum[kCols];
+    auto read_rows = [&](float* dst, const float* src) __attribute__((always_inline)) {
+      CUTE_UNROLL
+      for (int c = 0; c < kCols; ++c) dst[c] = src[get<1>(tScS_rc(0, c))];
+    };
+    if constexpr (kPrefetch == 0) {
+      wait_q(i);
+      read_rows(lse_log2, lse_i);
+      issue_s(i);
+    }
+    if constexpr (kPrefetch < 2) issue_dp(i);
+    if constexpr (kPrefetch > 0) read_rows(lse_log2, lse_i);
     warpgroup_wait<1>();
     gmma_done(acc_s);
 
@@ -606,6 +618,7 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
       for (int r = 0; r < size<0>(s); ++r) s(r, c) = exp2f(s(r, c) * scale_log2 - lse);
     }
     Tensor rP = convert_type<Element>(acc_s);
+    read_rows(dsum, dsum_i);
     if constexpr (Traits::kSplitD) {
       warpgroup_wait<0>();
     } else {
@@ -617,11 +630,10 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
     gmma_done(acc_dp);
     CUTE_UNROLL
     for (int c = 0; c < kCols; ++c) {
-      const float dsum = dsum_i[get<1>(tScS_rc(0, c))];
       CUTE_UNROLL
       for (int r = 0; r < size<0>(s); ++r) {
         const float p = s(r, c);
-        float ds = p * (dp(r, c) - dsum);
+        float ds = p * (dp(r, c) - dsum[c]);
         if constexpr (decltype(is_masked)::value) {
           // Softcap's 1 - tanh^2 from P, as in bwd_kernel.h.
           if (has_softcap && p != 0.f) {
@@ -661,6 +673,7 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
       gmma_issue<false>(mma_dkv, tdKrdS, at_buffer(tdKrQ, i), acc_dk);
       if constexpr (has_next) {
         // P and dS of this step have left acc_s and acc_dp.
+        wait_q(i + 1);
         issue_s(i + 1);
         if constexpr (kPrefetch == 2) issue_dp(i + 1);
         warpgroup_wait<1 + kPrefetch>();  // dV and dQ are done
@@ -723,6 +736,7 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
     // One branch from the first issue to the last wait: ptxas follows the products in flight
     // along the paths it sees.
     if (steps.num_steps > 0) {
+      wait_q(g);
       issue_s(g);
       if constexpr (kPrefetch == 2) issue_dp(g);
       steps.for_each_step(all_masked, seq.seqlen_q, step);
