@@ -44,9 +44,12 @@ namespace flash {
 
 using namespace cute;
 
-// kBlockM query rows per step. Head dims up to 128: kBlockN = 128 keys, 64 per warpgroup, and
-// dQ (kBlockM x kHeadDim) split between the warpgroups along the head dim when kBlockM = 64,
-// along the rows when 128. Larger head dims (kSplitD): the dK and dV accumulators of 64 keys
+// kBlockM = 64 query rows per step. Head dims up to 128: kBlockN = 128 keys, 64 per warpgroup;
+// dQ (64 x kHeadDim over the 128 keys) split between the warpgroups along the head dim, or at
+// D = 64 a step's whole dQ computed by one warpgroup, the two taking turns (step i: warpgroup
+// i % 2, as cuDNN's kernel does), so that the other goes on to its next step meanwhile, where
+// both computed half: twice the wgmma instructions, at N = 32, and all of dS read by both.
+// Larger head dims (kSplitD): the dK and dV accumulators of 64 keys
 // fill a warpgroup's registers, so both warpgroups own the same kBlockN = 64 keys, split S^T
 // and dP^T along the queries, and dK, dV and dQ along the head dim; P^T and dS^T reach the dK
 // and dV products through shared memory (FlashAttention-3's layout for D = 256).
@@ -64,8 +67,7 @@ struct Sm90BwdTraits : TraitsBase<kHeadDim_, 8, Element_> {
   static constexpr int kBlockN = kSplitD ? 64 : 128;
   static constexpr int kNThreads = 384;  // the producer/dQ-writer warpgroup, two consumers
   static constexpr int kNConsumers = 256;
-  static_assert(kHeadDim % 64 == 0 && kHeadDimV % 64 == 0 && (kBlockM == 64 || kBlockM == 128));
-  static_assert(!kSplitD || kBlockM == 64);
+  static_assert(kHeadDim % 64 == 0 && kHeadDimV % 64 == 0 && kBlockM == 64);
   static_assert(kHeadDimV == kHeadDim || kSplitD);
 
   using WarpGroupsM = Layout<Shape<_2, _1, _1>>;
@@ -93,12 +95,10 @@ struct Sm90BwdTraits : TraitsBase<kHeadDim_, 8, Element_> {
           WarpGroupsM{}))>;
   using TiledMmadKV = TiledMmaKeyGrad<kHeadDim>;  // dK (and dV where the head dims agree)
   using TiledMmadV = TiledMmaKeyGrad<kHeadDimV>;
-  static constexpr bool kDqSplitD = kBlockM == 64;
-  // How many of the next step's S^T and dP^T are issued before a step's last waits
-  // (bwd_sm90_key_block), so that the tensor cores do not run dry at a step's end: their
-  // accumulators then live through the dq staging. D = 64 has room for both (+1-3% on the
-  // H100); at D = 128 S^T alone spilled and cost 10% (benchmarks/NOTES.md), so none there.
-  static constexpr int kPrefetch = kHeadDim == 64 ? 2 : 0;
+  // dQ split along the head dim between the warpgroups, or at D = 64 one warpgroup's a step (at
+  // D = 128 its 64 x 128 accumulators beside dK's, dV's and the rest were more registers than
+  // a consumer has: ptxas serialized the wgmmas, C7511 / C7512, however the step was ordered).
+  static constexpr bool kDqSplitD = kHeadDim != 64;
   // P^T and dS^T to shared memory by stmatrix: four 8 x 8 tiles an instruction at a 32-bit
   // shared address (the query-contiguous rows of sdSt are the accumulators' rows), where the
   // element-pair stores of SmemCopyAtomAcc were generic 64-bit-addressed stores, 16 a step
@@ -108,7 +108,7 @@ struct Sm90BwdTraits : TraitsBase<kHeadDim_, 8, Element_> {
       GMMA::ss_op_selector<Element, Element, float,
                            Shape<_64, Int<kDqSplitD ? kHeadDim / 2 : kHeadDim>, Int<kBlockN>>,
                            GMMA::Major::MN, GMMA::Major::MN>(),
-      std::conditional_t<kDqSplitD, WarpGroupsN, WarpGroupsM>{}));
+      std::conditional_t<kDqSplitD, WarpGroupsN, Layout<Shape<_1, _1, _1>>>{}));
 
   // Q, dO, K, V as loaded (head dim contiguous): K-major for S^T and dP^T; their transposed
   // views are the MN-major B operands of dK, dV and dQ. dS (and P, kSplitD) is stored
@@ -169,6 +169,8 @@ struct Sm90BwdTraits : TraitsBase<kHeadDim_, 8, Element_> {
   // writer to have read the one before).
   static constexpr int kDqCols = kDqSplitD ? kHeadDim / 2 : kHeadDim;
   static constexpr int kDqBoxes = kDqCols / 32;  // a warpgroup's boxes a step
+  static constexpr int kDqStepBoxes = kDqSplitD ? 2 * kDqBoxes : kDqBoxes;  // a step's
+  static constexpr int kDqStagers = kDqSplitD ? kNConsumers : 128;  // threads staging a step's dq
   static constexpr int kDqBoxBytes = 64 * 32 * sizeof(float);
   static constexpr bool kDqInQ = kSplitD && kHeadDimV == kHeadDim;
   // The staging buffers (!kDqInQ).
@@ -179,7 +181,7 @@ struct Sm90BwdTraits : TraitsBase<kHeadDim_, 8, Element_> {
   static constexpr int kSmemDqStage = kSmemRowStats + 4 * kBlockM * sizeof(float);
   // Then the mbarriers: each Q/dO buffer's full and empty, each dq staging buffer's empty.
   static constexpr int kSmemBarriers =
-      kSmemDqStage + (kDqInQ ? 0 : kDqStages * 2 * kDqBoxes * kDqBoxBytes);
+      kSmemDqStage + (kDqInQ ? 0 : kDqStages * kDqStepBoxes * kDqBoxBytes);
   static_assert(kSmemBarriers % 8 == 0);
   static constexpr int kSmemSize = kSmemBarriers + (4 + kDqStages) * sizeof(uint64_t);
   static_assert(kSmemSize <= 227 * 1024, "more than an sm90 block's shared memory");
@@ -204,7 +206,8 @@ struct Sm90BwdTraits : TraitsBase<kHeadDim_, 8, Element_> {
       const int q = (i % 2 + (box >= 2 ? 2 : 0)) * kSmemQ * int(sizeof(Element));
       return q + wg * kHalf + (box % 2) * kDqBoxBytes;
     }
-    return kSmemDqStage + (((i % kDqStages) * 2 + wg) * kDqBoxes + box) * kDqBoxBytes;
+    return kSmemDqStage +
+           ((i % kDqStages) * kDqStepBoxes + (kDqSplitD ? wg * kDqBoxes : 0) + box) * kDqBoxBytes;
   }
 };
 
@@ -361,7 +364,7 @@ __device__ __forceinline__ void bwd_sm90_dq_writer(const BwdParams& params,
     const Sm90BwdSteps<Traits, kCausal> steps(params, seq, tile.kv_head, n_block);
     steps.walk([&](int, int h, int m, int, int) {
       const int stage = g % Traits::kDqStages;
-      NamedBarrier::sync(Traits::kNConsumers + 32, uint32_t(Sm90BwdBarrier::kDqFull) + stage);
+      NamedBarrier::sync(Traits::kDqStagers + 32, uint32_t(Sm90BwdBarrier::kDqFull) + stage);
       if (cute::elect_one_sync()) {
         int* counter = nullptr;
         if (params.dq_semaphore != nullptr) {
@@ -375,12 +378,11 @@ __device__ __forceinline__ void bwd_sm90_dq_writer(const BwdParams& params,
         const int z = (tile.dq_slice * rows.batch + b) * rows.heads + h;
         const int row0 = seq.q_row0 + m * kBlockM;
         CUTE_UNROLL
-        for (int wg = 0; wg < 2; ++wg) {
+        for (int wg = 0; wg < (Traits::kDqSplitD ? 2 : 1); ++wg) {
           CUTE_UNROLL
           for (int box = 0; box < Traits::kDqBoxes; ++box) {
-            const int row = row0 + (Traits::kDqSplitD ? 0 : wg * 64);
-            const int col = (Traits::kDqSplitD ? wg * Traits::kDqCols : 0) + box * 32;
-            Tensor gBox = local_tile(domain_offset(make_coord(row, col), mdQ(_, _, z)),
+            const int col = wg * Traits::kDqCols + box * 32;
+            Tensor gBox = local_tile(domain_offset(make_coord(row0, col), mdQ(_, _, z)),
                                      Shape<_64, _32>{}, make_coord(_0{}, _0{}));
             Tensor sBox = make_tensor(make_smem_ptr(reinterpret_cast<float*>(
                                           smem + Traits::dq_box_offset(wg, box, g))),
@@ -470,7 +472,7 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
   Tensor tdVrPt = thr_dv.partition_fragment_A(sPt);  // kSplitD: descriptors (MMA, MMA_M, MMA_K)
   Tensor tdKrdSt = thr_dkv.partition_fragment_A(sdSt);
   typename Traits::TiledMmadQ mma_dq;
-  auto thr_dq = mma_dq.get_thread_slice(tidx);
+  auto thr_dq = mma_dq.get_thread_slice(Traits::kDqSplitD ? tidx : tidx % 128);
   Tensor tdQrdS = thr_dq.partition_fragment_A(sdS);  // (MMA, MMA_M, MMA_K)
   Tensor tdQrK = thr_dq.partition_fragment_B(sKt);   // (MMA, MMA_N, MMA_K)
   // Descriptors moved by `elems` elements (their iterator counts 16-byte units); of buffer i
@@ -543,37 +545,28 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
     sync_consumers();  // K and V have landed
   }
 
-  // S^T and dP^T of step i, the first `count` of them (S^T first), the Q and dO they read
-  // having landed. The first kPrefetch of a step's are issued by the step before (the key
-  // block's first step's, before it), so the accumulators live across steps.
-  constexpr int kPrefetch = Traits::kPrefetch;
   Tensor acc_s = partition_fragment_C(mma_sdp, Shape<Int<kBlockN>, Int<kBlockM>>{});  // (MMA, MMA_M, MMA_N)
   Tensor acc_dp = partition_fragment_C(mma_sdp, Shape<Int<kBlockN>, Int<kBlockM>>{});
-  auto wait_q = [&](int i) { Barrier::wait(bars.q_full(i % 2), (i / 2) & 1); };
-  auto issue_s = [&](int i) __attribute__((always_inline)) {
-    gmma_issue<true>(mma_sdp, tSrK, at_buffer(tSrQ, i), acc_s);
-  };
-  auto issue_dp = [&](int i) __attribute__((always_inline)) {
-    gmma_issue<true>(mma_sdp, tdPrV, at_buffer_do(tdPrdO, i), acc_dp);
-  };
 
-  // has_next (kPrefetch > 0, compile time, so that ptxas sees which products each wait leaves
-  // running): the key block has a step after this one, whose first products this step issues.
-  auto step_with = [&](int i_block, int h, int m, auto is_masked, auto has_next_t)
-                       __attribute__((always_inline)) {
-    constexpr bool has_next = decltype(has_next_t)::value;
+  // The step's products are issued and waited for within it: the next step's S^T and dP^T
+  // issued ahead, at the end of a step (at D = 64 until 2026-11-28), kept the tensor cores fed
+  // while both warpgroups computed dQ; with one warpgroup's dQ a step, the other's next step
+  // does, and the products issued ahead were 4% slower (benchmarks/NOTES.md).
+  auto step = [&](int i_block, int h, int m, int, int, auto is_masked)
+                  __attribute__((always_inline)) {
     const int i = g + i_block;
     const int m0 = m * kBlockM;
     const int m_end = min(m0 + kBlockM, seq.seqlen_q);
+    // Whether this warpgroup computes and stages the step's dQ.
+    const bool dq_here = Traits::kDqSplitD || i % 2 == wg;
     Tensor s = make_tensor(acc_s.data(), gmma_acc_rowcol_layout(acc_s.layout()));  // (keys, queries)
     Tensor dp = make_tensor(acc_dp.data(), gmma_acc_rowcol_layout(acc_dp.layout()));
-    // lse of query column c, log2-scaled (+inf: P = 0), read from shared memory before the
-    // step's products are issued: a shared load issued behind wgmmas waits in the same queue
-    // until the tensor cores have taken them (ncu at D = 128: the exps' first FFMA, waiting for
-    // lse, held 10% of the kernel's stall samples), and read after the wait it held up the exps
-    // (with kPrefetch the products were issued by the step before: lse is read here). D once
-    // the exps are done, before dV's product is issued (read in the dS loop, after it, the
-    // first FADD waited likewise).
+    // lse of query column c, log2-scaled (+inf: P = 0), read from shared memory once Q and dO
+    // have landed, before the step's products are issued: a shared load issued behind wgmmas
+    // waits in the same queue until the tensor cores have taken them (ncu at D = 128: the exps'
+    // first FFMA, waiting for lse, held 10% of the kernel's stall samples), and read after the
+    // wait it held up the exps. D once the exps are done, before dV's product is issued (read
+    // in the dS loop, after it, the first FADD waited likewise).
     const float* lse_i = smem_lse + (i % 2) * kBlockM;
     const float* dsum_i = smem_dsum + (i % 2) * kBlockM;
     float lse_log2[kCols], dsum[kCols];
@@ -581,13 +574,10 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
       CUTE_UNROLL
       for (int c = 0; c < kCols; ++c) dst[c] = src[get<1>(tScS_rc(0, c))];
     };
-    if constexpr (kPrefetch == 0) {
-      wait_q(i);
-      read_rows(lse_log2, lse_i);
-      issue_s(i);
-    }
-    if constexpr (kPrefetch < 2) issue_dp(i);
-    if constexpr (kPrefetch > 0) read_rows(lse_log2, lse_i);
+    Barrier::wait(bars.q_full(i % 2), (i / 2) & 1);
+    read_rows(lse_log2, lse_i);
+    gmma_issue<true>(mma_sdp, tSrK, at_buffer(tSrQ, i), acc_s);
+    gmma_issue<true>(mma_sdp, tdPrV, at_buffer_do(tdPrdO, i), acc_dp);
     warpgroup_wait<1>();
     gmma_done(acc_s);
 
@@ -649,6 +639,33 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
     Tensor tdSsdS = thr_copy_dS.partition_D(
         make_tensor(make_smem_ptr(smem_ds + ds_buffer(i)), typename Traits::SmemLayoutdSt{}));
     Tensor acc_dq = partition_fragment_C(mma_dq, Shape<Int<kBlockM>, Int<kHeadDim>>{});  // (MMA, MMA_M, MMA_N)
+    // Stages the step's dq for the writer (dQ's products done).
+    auto stage_dq = [&]() __attribute__((always_inline)) {
+      gmma_done(acc_dq);
+      // Accumulator rows lane/4 and lane/4 + 8 of the warp's 16 (rows past the sequence staged
+      // as zeros); column 8t + 2(lane % 4) + c of the warpgroup's kDqCols.
+      const int stage = i % Traits::kDqStages;
+      if constexpr (!Traits::kDqInQ) {
+        Barrier::wait(bars.dq_empty(stage), ((i / Traits::kDqStages) & 1) ^ 1);
+      }
+      Tensor dq = make_tensor(acc_dq.data(), gmma_acc_rowcol_layout(acc_dq.layout()));
+      static_assert(decltype(size<1>(dq))::value == Traits::kDqCols / 4);
+      // Rows past the sequence are staged as zeros (dq_chunk_offset says where the rest goes).
+      CUTE_UNROLL
+      for (int r = 0; r < 2; ++r) {
+        const int row = wg_row0 + lane / 4 + 8 * r;
+        const bool valid = m0 + row < seq.seqlen_q;
+        CUTE_UNROLL
+        for (int k = 0; k < size<1>(dq); k += 2) {
+          const int t = k / 2;  // columns 8t.. of the warpgroup's kDqCols
+          const uint32_t box = smem_u32 + Traits::dq_box_offset(wg, t / 4, i);
+          store_shared_f32x2(box + dq_chunk_offset[t % 4] + r * 1024, valid ? dq(r, k) : 0.f,
+                             valid ? dq(r, k + 1) : 0.f);
+        }
+      }
+      fence_async_proxy();
+      NamedBarrier::arrive(Traits::kDqStagers + 32, uint32_t(Sm90BwdBarrier::kDqFull) + stage);
+    };
     if constexpr (Traits::kSplitD) {
       // Each warpgroup holds the P^T, dS^T of half the queries; dK, dV need all of them.
       Tensor tPsP = thr_copy_dS.partition_D(make_tensor(
@@ -663,53 +680,29 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
       warpgroup_wait<0>();
       gmma_done(acc_dv);
       gmma_done(acc_dk);
+      stage_dq();
     } else {
       copy(copy_dS, thr_copy_dS.retile_S(rdS), tdSsdS);
       fence_async_proxy();
       sync_consumers();  // dS of both warpgroups is in buffer i % 2
-      // dQ before dK, so that dq is staged while dK's product runs.
-      gmma_issue<true>(mma_dq, at_elems(tdQrdS, ds_buffer(i)), tdQrK, acc_dq);
       Tensor tdKrdS = make_tensor(rdS.data(), gmma_acc_as_a_layout(rdS.layout()));
-      gmma_issue<false>(mma_dkv, tdKrdS, at_buffer(tdKrQ, i), acc_dk);
-      if constexpr (has_next) {
-        // P and dS of this step have left acc_s and acc_dp.
-        wait_q(i + 1);
-        issue_s(i + 1);
-        if constexpr (kPrefetch == 2) issue_dp(i + 1);
-        warpgroup_wait<1 + kPrefetch>();  // dV and dQ are done
-      } else {
+      auto issue_dk = [&]() __attribute__((always_inline)) {
+        gmma_issue<false>(mma_dkv, tdKrdS, at_buffer(tdKrQ, i), acc_dk);
+      };
+      if (dq_here) {
+        // dQ before dK, so that dq is staged while dK's product runs. dQ's products are issued
+        // and waited for inside this branch (waited for after it, ptxas serialized every wgmma
+        // of the kernel: C7515).
+        gmma_issue<true>(mma_dq, at_elems(tdQrdS, ds_buffer(i)), tdQrK, acc_dq);
+        issue_dk();
         warpgroup_wait<1>();  // dV and dQ are done
+        stage_dq();
+      } else {
+        issue_dk();
       }
-      gmma_done(acc_dv);
-      warpgroup_fence_operand(rP);
-    }
-    gmma_done(acc_dq);
-    // Accumulator rows lane/4 and lane/4 + 8 of the warp's 16 (rows past the sequence staged
-    // as zeros); column 8t + 2(lane % 4) + c of the warpgroup's kDqCols.
-    const int stage = i % Traits::kDqStages;
-    if constexpr (!Traits::kDqInQ) {
-      Barrier::wait(bars.dq_empty(stage), ((i / Traits::kDqStages) & 1) ^ 1);
-    }
-    Tensor dq = make_tensor(acc_dq.data(), gmma_acc_rowcol_layout(acc_dq.layout()));
-    static_assert(decltype(size<1>(dq))::value == Traits::kDqCols / 4);
-    // Rows past the sequence are staged as zeros (dq_chunk_offset says where the rest goes).
-    CUTE_UNROLL
-    for (int r = 0; r < 2; ++r) {
-      const int row = wg_row0 + lane / 4 + 8 * r;
-      const bool valid = m0 + (Traits::kDqSplitD ? 0 : wg * 64) + row < seq.seqlen_q;
-      CUTE_UNROLL
-      for (int k = 0; k < size<1>(dq); k += 2) {
-        const int t = k / 2;  // columns 8t.. of the warpgroup's kDqCols
-        const uint32_t box = smem_u32 + Traits::dq_box_offset(wg, t / 4, i);
-        store_shared_f32x2(box + dq_chunk_offset[t % 4] + r * 1024, valid ? dq(r, k) : 0.f,
-                           valid ? dq(r, k + 1) : 0.f);
-      }
-    }
-    fence_async_proxy();
-    NamedBarrier::arrive(Traits::kNConsumers + 32, uint32_t(Sm90BwdBarrier::kDqFull) + stage);
-    if constexpr (!Traits::kSplitD) {
       // dK and dV have read Q and dO; lse and D were read before.
-      warpgroup_wait<has_next ? kPrefetch : 0>();
+      warpgroup_wait<0>();
+      gmma_done(acc_dv);
       gmma_done(acc_dk);
     }
     warpgroup_fence_operand(rP);
@@ -717,38 +710,7 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
     Barrier::arrive(bars.q_empty(i % 2));
   };
 
-  // kPrefetch: the key block's last step runs after the loop, so that every path through the
-  // loop issues the products that the next iteration waits for (ptxas serialized the wgmmas
-  // when a path through the loop left their accumulators to the exps).
-  int last_h = 0, last_m = 0;
-  bool last_masked = false;
-  auto step = [&](int i_block, int h, int m, int, int, auto is_masked)
-                  __attribute__((always_inline)) {
-    if (kPrefetch == 0 || i_block + 1 < steps.num_steps) {
-      step_with(i_block, h, m, is_masked, std::bool_constant<(kPrefetch > 0)>{});
-    } else {
-      last_h = h;
-      last_m = m;
-      last_masked = decltype(is_masked)::value;
-    }
-  };
-  if constexpr (kPrefetch > 0) {
-    // One branch from the first issue to the last wait: ptxas follows the products in flight
-    // along the paths it sees.
-    if (steps.num_steps > 0) {
-      wait_q(g);
-      issue_s(g);
-      if constexpr (kPrefetch == 2) issue_dp(g);
-      steps.for_each_step(all_masked, seq.seqlen_q, step);
-      if (last_masked) {
-        step_with(steps.num_steps - 1, last_h, last_m, std::true_type{}, std::false_type{});
-      } else {
-        step_with(steps.num_steps - 1, last_h, last_m, std::false_type{}, std::false_type{});
-      }
-    }
-  } else {
-    steps.for_each_step(all_masked, seq.seqlen_q, step);
-  }
+  steps.for_each_step(all_masked, seq.seqlen_q, step);
   g += steps.num_steps;
 
   // dK = scale * dS^T Q.
