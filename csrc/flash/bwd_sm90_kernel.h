@@ -499,12 +499,17 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
   // warpgroup's kDqCols: row % 8 = lane / 4 for both, so the chunk of columns 8t.. is
   // (2(t % 4) + lane % 4 / 2) ^ (lane / 4), one of four offsets within a row; the row (8 more:
   // 1024 bytes) and the box (t / 4) add constants. Four registers, where the 16 addresses
-  // computed ahead were spilled and reloaded every step.
+  // computed ahead were spilled and reloaded every step. A half warp (rows 0-3 or 4-7) storing
+  // the same t wrote its 128 bytes to 16 banks, rows r and r ^ 1 in the same four chunks (ncu:
+  // two wavefronts where one would do); so the lanes of odd rows store t ^ 2's columns in the
+  // instruction that stores t's for the others: eight distinct chunks.
+  const bool dq_swap = lane & 4;
   uint32_t dq_chunk_offset[4];
   CUTE_UNROLL
   for (int t = 0; t < 4; ++t) {
+    const int ts = dq_swap ? t ^ 2 : t;
     dq_chunk_offset[t] = (wg_row0 + lane / 4) * 128 + lane % 2 * 8 +
-                         (((2 * t + lane % 4 / 2) ^ (lane / 4)) * 16);
+                         (((2 * ts + lane % 4 / 2) ^ (lane / 4)) * 16);
   }
   const uint32_t smem_u32 = cute::cast_smem_ptr_to_uint(smem);
 
@@ -657,10 +662,13 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
         const bool valid = m0 + row < seq.seqlen_q;
         CUTE_UNROLL
         for (int k = 0; k < size<1>(dq); k += 2) {
-          const int t = k / 2;  // columns 8t.. of the warpgroup's kDqCols
+          const int t = k / 2;  // columns 8t.. of the warpgroup's kDqCols (8 (t ^ 2).., swapped)
+          const int ks = (t ^ 2) * 2;
+          const float x = dq_swap ? dq(r, ks) : dq(r, k);
+          const float y = dq_swap ? dq(r, ks + 1) : dq(r, k + 1);
           const uint32_t box = smem_u32 + Traits::dq_box_offset(wg, t / 4, i);
-          store_shared_f32x2(box + dq_chunk_offset[t % 4] + r * 1024, valid ? dq(r, k) : 0.f,
-                             valid ? dq(r, k + 1) : 0.f);
+          store_shared_f32x2(box + dq_chunk_offset[t % 4] + r * 1024, valid ? x : 0.f,
+                             valid ? y : 0.f);
         }
       }
       fence_async_proxy();
