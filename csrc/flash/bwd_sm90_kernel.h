@@ -556,7 +556,7 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
   // The step's products are issued and waited for within it: the next step's S^T and dP^T
   // issued ahead, at the end of a step (at D = 64 until 2026-11-28), kept the tensor cores fed
   // while both warpgroups computed dQ; with one warpgroup's dQ a step, the other's next step
-  // does, and the products issued ahead were 4% slower (benchmarks/NOTES.md).
+  // does, and the products issued ahead were 1-4% slower (benchmarks/NOTES.md).
   auto step = [&](int i_block, int h, int m, int, int, auto is_masked)
                   __attribute__((always_inline)) {
     const int i = g + i_block;
