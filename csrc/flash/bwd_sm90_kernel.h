@@ -596,15 +596,10 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
         CUTE_UNROLL
         for (int j = 0; j < size(acc_s); ++j) acc_s(j) = cutlass::fast_tanh(acc_s(j) * softcap_prescale);
       }
-      mask.apply_each([&](auto&& f) {
-        CUTE_UNROLL
-        for (int r = 0; r < size<0>(s); ++r) {
-          CUTE_UNROLL
-          for (int c = 0; c < kCols; ++c) {
-            f(s(r, c), m0 + get<1>(tScS_rc(r, c)), n0 + get<0>(tScS_rc(r, c)));
-          }
-        }
-      }, mask.template block_needs_mask<kBlockN>(n0, m0, m_end));
+      mask.apply_transposed(
+          s, [&](int r) { return n0 + get<0>(tScS_rc(r, 0)); }, m0 + get<1>(tScS_rc(0, 0)),
+          [&](int c) { return get<1>(tScS_rc(0, c)) - get<1>(tScS_rc(0, 0)); },
+          mask.template block_needs_mask<kBlockN>(n0, m0, m_end));
     }
     CUTE_UNROLL
     for (int c = 0; c < kCols; ++c) {
@@ -627,17 +622,26 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
     for (int c = 0; c < kCols; ++c) {
       CUTE_UNROLL
       for (int r = 0; r < size<0>(s); ++r) {
-        const float p = s(r, c);
-        float ds = p * (dp(r, c) - dsum[c]);
-        if constexpr (decltype(is_masked)::value) {
-          // Softcap's 1 - tanh^2 from P, as in bwd_kernel.h.
-          if (has_softcap && p != 0.f) {
-            const float t = (__log2f(p) + lse_log2[c]) / scale_log2 -
-                            mask.alibi(m0 + get<1>(tScS_rc(r, c)), n0 + get<0>(tScS_rc(r, c)));
-            ds *= 1.f - t * t;
+        dp(r, c) = s(r, c) * (dp(r, c) - dsum[c]);
+      }
+    }
+    if constexpr (decltype(is_masked)::value) {
+      if (has_softcap) {
+        // Softcap's 1 - tanh^2 from P, as in bwd_kernel.h, after the dS loop and with lse read
+        // again: kept in registers through that loop for this, lse and D were spilled there.
+        CUTE_UNROLL
+        for (int c = 0; c < kCols; ++c) {
+          const float lse = lse_i[get<1>(tScS_rc(0, c))];
+          CUTE_UNROLL
+          for (int r = 0; r < size<0>(s); ++r) {
+            const float p = s(r, c);
+            if (p != 0.f) {
+              const float t = (__log2f(p) + lse) / scale_log2 -
+                              mask.alibi(m0 + get<1>(tScS_rc(r, c)), n0 + get<0>(tScS_rc(r, c)));
+              dp(r, c) *= 1.f - t * t;
+            }
           }
         }
-        dp(r, c) = ds;
       }
     }
     Tensor rdS = convert_type<Element>(acc_dp);
