@@ -629,14 +629,14 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
       if (has_softcap) {
         // Softcap's 1 - tanh^2 from P, as in bwd_kernel.h, after the dS loop and with lse read
         // again: kept in registers through that loop for this, lse and D were spilled there.
+        read_rows(lse_log2, lse_i);
         CUTE_UNROLL
         for (int c = 0; c < kCols; ++c) {
-          const float lse = lse_i[get<1>(tScS_rc(0, c))];
           CUTE_UNROLL
           for (int r = 0; r < size<0>(s); ++r) {
             const float p = s(r, c);
             if (p != 0.f) {
-              const float t = (__log2f(p) + lse) / scale_log2 -
+              const float t = (__log2f(p) + lse_log2[c]) / scale_log2 -
                               mask.alibi(m0 + get<1>(tScS_rc(r, c)), n0 + get<0>(tScS_rc(r, c)));
               dp(r, c) *= 1.f - t * t;
             }
