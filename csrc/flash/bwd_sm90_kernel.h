@@ -564,6 +564,39 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
     const int m_end = min(m0 + kBlockM, seq.seqlen_q);
     // Whether this warpgroup computes and stages the step's dQ.
     const bool dq_here = Traits::kDqSplitD || i % 2 == wg;
+    Tensor tdSsdS = thr_copy_dS.partition_D(
+        make_tensor(make_smem_ptr(smem_ds + ds_buffer(i)), typename Traits::SmemLayoutdSt{}));
+    Tensor acc_dq = partition_fragment_C(mma_dq, Shape<Int<kBlockM>, Int<kHeadDim>>{});  // (MMA, MMA_M, MMA_N)
+    // Stages the step's dq for the writer (dQ's products done).
+    auto stage_dq = [&]() __attribute__((always_inline)) {
+      gmma_done(acc_dq);
+      // Accumulator rows lane/4 and lane/4 + 8 of the warp's 16 (rows past the sequence staged
+      // as zeros); column 8t + 2(lane % 4) + c of the warpgroup's kDqCols.
+      const int stage = i % Traits::kDqStages;
+      if constexpr (!Traits::kDqInQ) {
+        Barrier::wait(bars.dq_empty(stage), ((i / Traits::kDqStages) & 1) ^ 1);
+      }
+      Tensor dq = make_tensor(acc_dq.data(), gmma_acc_rowcol_layout(acc_dq.layout()));
+      static_assert(decltype(size<1>(dq))::value == Traits::kDqCols / 4);
+      // Rows past the sequence are staged as zeros (dq_chunk_offset says where the rest goes).
+      CUTE_UNROLL
+      for (int r = 0; r < 2; ++r) {
+        const int row = wg_row0 + lane / 4 + 8 * r;
+        const bool valid = m0 + row < seq.seqlen_q;
+        CUTE_UNROLL
+        for (int k = 0; k < size<1>(dq); k += 2) {
+          const int t = k / 2;  // columns 8t.. of the warpgroup's kDqCols (8 (t ^ 2).., swapped)
+          const int ks = (t ^ 2) * 2;
+          const float x = dq_swap ? dq(r, ks) : dq(r, k);
+          const float y = dq_swap ? dq(r, ks + 1) : dq(r, k + 1);
+          const uint32_t box = smem_u32 + Traits::dq_box_offset(wg, t / 4, i);
+          store_shared_f32x2(box + dq_chunk_offset[t % 4] + r * 1024, valid ? x : 0.f,
+                             valid ? y : 0.f);
+        }
+      }
+      fence_async_proxy();
+      NamedBarrier::arrive(Traits::kDqStagers + 32, uint32_t(Sm90BwdBarrier::kDqFull) + stage);
+    };
     Tensor s = make_tensor(acc_s.data(), gmma_acc_rowcol_layout(acc_s.layout()));  // (keys, queries)
     Tensor dp = make_tensor(acc_dp.data(), gmma_acc_rowcol_layout(acc_dp.layout()));
     // lse of query column c, log2-scaled (+inf: P = 0), read from shared memory once Q and dO
@@ -645,39 +678,6 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
       }
     }
     Tensor rdS = convert_type<Element>(acc_dp);
-    Tensor tdSsdS = thr_copy_dS.partition_D(
-        make_tensor(make_smem_ptr(smem_ds + ds_buffer(i)), typename Traits::SmemLayoutdSt{}));
-    Tensor acc_dq = partition_fragment_C(mma_dq, Shape<Int<kBlockM>, Int<kHeadDim>>{});  // (MMA, MMA_M, MMA_N)
-    // Stages the step's dq for the writer (dQ's products done).
-    auto stage_dq = [&]() __attribute__((always_inline)) {
-      gmma_done(acc_dq);
-      // Accumulator rows lane/4 and lane/4 + 8 of the warp's 16 (rows past the sequence staged
-      // as zeros); column 8t + 2(lane % 4) + c of the warpgroup's kDqCols.
-      const int stage = i % Traits::kDqStages;
-      if constexpr (!Traits::kDqInQ) {
-        Barrier::wait(bars.dq_empty(stage), ((i / Traits::kDqStages) & 1) ^ 1);
-      }
-      Tensor dq = make_tensor(acc_dq.data(), gmma_acc_rowcol_layout(acc_dq.layout()));
-      static_assert(decltype(size<1>(dq))::value == Traits::kDqCols / 4);
-      // Rows past the sequence are staged as zeros (dq_chunk_offset says where the rest goes).
-      CUTE_UNROLL
-      for (int r = 0; r < 2; ++r) {
-        const int row = wg_row0 + lane / 4 + 8 * r;
-        const bool valid = m0 + row < seq.seqlen_q;
-        CUTE_UNROLL
-        for (int k = 0; k < size<1>(dq); k += 2) {
-          const int t = k / 2;  // columns 8t.. of the warpgroup's kDqCols (8 (t ^ 2).., swapped)
-          const int ks = (t ^ 2) * 2;
-          const float x = dq_swap ? dq(r, ks) : dq(r, k);
-          const float y = dq_swap ? dq(r, ks + 1) : dq(r, k + 1);
-          const uint32_t box = smem_u32 + Traits::dq_box_offset(wg, t / 4, i);
-          store_shared_f32x2(box + dq_chunk_offset[t % 4] + r * 1024, valid ? x : 0.f,
-                             valid ? y : 0.f);
-        }
-      }
-      fence_async_proxy();
-      NamedBarrier::arrive(Traits::kDqStagers + 32, uint32_t(Sm90BwdBarrier::kDqFull) + stage);
-    };
     if constexpr (Traits::kSplitD) {
       // Each warpgroup holds the P^T, dS^T of half the queries; dK, dV need all of them.
       Tensor tPsP = thr_copy_dS.partition_D(make_tensor(
