@@ -40,14 +40,11 @@ FLASH_FWD_CONFIG(256, 128, 64, 8, 64, 64, 4, 64, 64, 4)
 #undef FLASH_FWD_CONFIG
 
 // The Hopper kernel's tiles per head dim, where it has one: Sm90FwdTraits<D, kBlockN, stages>.
-// D = 64 without a causal mask: three consumer warpgroups (192-row tiles), so that two run
-// their softmax while the third's products run; causal calls keep two (128-row tiles: at
-// S = 1k the 192-row tiles measured 13% slower causal, benchmarks/NOTES.md).
+// D = 64: three consumer warpgroups (192-row tiles), so that two run their softmax while the
+// third's products run.
 template <int kHeadDim, typename Element, bool kCausal>
 using Sm90FwdConfig = std::conditional_t<
-    kHeadDim == 64,
-    std::conditional_t<kCausal, Sm90FwdTraits<64, 128, 2, Element>,
-                       Sm90FwdTraits<64, 96, 2, Element, 64, 3>>,
+    kHeadDim == 64, Sm90FwdTraits<64, 96, 2, Element, 64, 3>,
     std::conditional_t<kHeadDim == 128, Sm90FwdTraits<128, 128, 2, Element>,
                        std::conditional_t<kHeadDim == 256, Sm90FwdTraits<256, 64, 2, Element>,
                                           void>>>;

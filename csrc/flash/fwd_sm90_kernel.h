@@ -188,19 +188,33 @@ template <typename Traits, bool kCausal>
 struct Sm90FwdTile {
   static constexpr int kBlockM = Traits::kBlockM, kBlockN = Traits::kBlockN;
   SeqLen seq;
-  int m0, m_end;
+  // The tile's rows [m0, m0 + kBlockM): those of [m_first, m_end) are in the sequence.
+  int m0, m_first, m_end;
   float softmax_scale;
   Mask<kCausal> mask;
   KeyBlockOrder<kBlockN> order;
 
   __device__ __forceinline__ Sm90FwdTile(const FwdParams& p, int m_block, int h, int b)
       : seq(p, b),
-        m0(m_block * kBlockM),
+        m0(m_block * kBlockM - lead_rows(seq.seqlen_q)),
+        m_first(max(m0, 0)),
         m_end(min(m0 + kBlockM, seq.seqlen_q)),
         softmax_scale(p.softcap > 0.f ? p.softcap : p.scale),
         mask(fwd_mask<kCausal>(p, seq, b, h, softmax_scale)),
-        order(mask, m0, m_end, mask.template n_block_begin<kBlockN>(m0),
+        order(mask, m_first, m_end, mask.template n_block_begin<kBlockN>(m_first),
               mask.template n_block_end<kBlockN>(m_end), p.softcap > 0.f || mask.alibi_coef != 0.f) {}
+
+  // Where a sequence is not a multiple of the three-consumer kernel's 192 rows, its tiles start
+  // the whole 64-row blocks of the remainder before it, so that the consumers with no row in
+  // the sequence share the tile with the fewest keys under a causal mask (its first), not the
+  // one with the most (its last, where one consumer then ran a whole row of keys alone).
+  static __device__ __forceinline__ int lead_rows(int seqlen_q) {
+    if constexpr (Traits::kConsumers > 2) {
+      return (kBlockM - 1 - (seqlen_q + kBlockM - 1) % kBlockM) / 64 * 64;
+    } else {
+      return 0;
+    }
+  }
 
   __device__ __forceinline__ bool empty_rows() const { return m0 >= seq.seqlen_q; }  // varlen
 };
@@ -286,8 +300,10 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
         Tensor mQ = tma.q.get_tma_tensor(sm90_qkv_shape(params, false))(_, _, bidh, b);
         Tensor mK = tma.k.get_tma_tensor(sm90_qkv_shape(params, true))(_, _, kv_head, b);
         Tensor mV = tma.v.get_tma_tensor(sm90_qkv_shape(params, true, true))(_, _, kv_head, b);
-        Tensor gQ = local_tile(domain_offset(make_coord(int32_t(t.seq.q_row0), _0{}), mQ),
-                               Shape<Int<kBlockM>, Int<kHeadDim>>{}, make_coord(m_block, _0{}));
+        // Rows before the sequence (m0 < 0) are read as zeros or as the previous sequence's
+        // rows (varlen), for consumers that leave them alone.
+        Tensor gQ = local_tile(domain_offset(make_coord(int32_t(t.seq.q_row0 + t.m0), _0{}), mQ),
+                               Shape<Int<kBlockM>, Int<kHeadDim>>{}, make_coord(_0{}, _0{}));
         Tensor gK = local_tile(domain_offset(make_coord(int32_t(t.seq.k_row0), _0{}), mK),
                                Shape<Int<kBlockN>, Int<kHeadDim>>{}, make_coord(_, _0{}));  // (kBlockN, kHeadDim, n)
         Tensor gV = local_tile(domain_offset(make_coord(int32_t(t.seq.k_row0), _0{}), mV),
@@ -378,13 +394,14 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
     const float sink = params.sinks != nullptr ? params.sinks[bidh] : -INFINITY;
     const int warp_row0 = m0 + 64 * wg + (warp % 4) * 16 + lane / 4;
     auto row_of = [&](int r) { return warp_row0 + (r % 2) * 8; };
-    // A consumer whose 64 rows all lie past the sequence (the last tile of a sequence that is
-    // not a multiple of kBlockM: S = 1k in 192-row tiles, short varlen sequences) runs none of
-    // the tile's products; it takes its turns and frees the buffers in the same order, so that
-    // the others' barriers count as before. Three-consumer kernels only: with two, the branch
-    // cost the causal D = 64 kernel 1.5-2.5% at S = 1k and 4k (benchmarks/NOTES.md), where
-    // no tile has such rows.
-    const bool idle = Traits::kConsumers > 2 && m0 + 64 * wg >= t.seq.seqlen_q;
+    // A consumer whose 64 rows all lie outside the sequence (before it in a sequence's first
+    // tile, Tile::lead_rows, or past it in short varlen sequences) runs none of the tile's
+    // products; it takes its turns and frees the buffers in the same order, so that the
+    // others' barriers count as before. Three-consumer kernels only: with two, the branch cost
+    // the causal D = 64 kernel 1.5-2.5% at S = 1k and 4k (benchmarks/NOTES.md), where no tile
+    // has such rows.
+    const bool idle =
+        Traits::kConsumers > 2 && (m0 + 64 * wg < 0 || m0 + 64 * wg >= t.seq.seqlen_q);
 
     Tensor acc_o = partition_fragment_C(mma_o, Shape<_64, Int<kHeadDimV>>{});  // (MMA, 1, 1)
     Tensor acc_o_rc = make_tensor(acc_o.data(), gmma_acc_rowcol_layout(acc_o.layout()));  // (rows, cols)
@@ -428,7 +445,7 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
             for (int j = 0; j < size(acc_s); ++j) acc_s(j) = cutlass::fast_tanh(acc_s(j) * softcap_prescale);
           }
           const int n0 = t.order.at(i) * kBlockN;
-          t.mask.apply(s, row_of, n0, quad_lane, t.mask.template block_needs_mask<kBlockN>(n0, m0, m_end));
+          t.mask.apply(s, row_of, n0, quad_lane, t.mask.template block_needs_mask<kBlockN>(n0, t.m_first, m_end));
         }
       };
       auto to_p = [&] {
