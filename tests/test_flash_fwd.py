@@ -141,10 +141,12 @@ def test_row_max_moving_across_key_blocks(dtype, head_dim, is_causal, spread):
 @pytest.mark.parametrize("head_dim", [64, 128, 256])
 @pytest.mark.parametrize("is_causal", [False, True])
 def test_tiles_with_rows_past_the_sequence(head_dim, is_causal):
-    """Tiles whose last consumer warpgroups own only rows past the sequence (the Hopper forward
-    runs none of their products; they keep its barriers' counts): S = 1000 (in 192-row tiles at
-    head dim 64, 128-row ones otherwise), and packed sequences of 1 to 200 rows, several tiles
-    a CTA in a row so that idle and working tiles alternate on each consumer."""
+    """Tiles whose consumer warpgroups own only rows outside the sequence (the Hopper forward
+    runs none of their products; they keep its barriers' counts): at head dim 64 (192-row
+    tiles) a sequence's first tile starts before its row 0 (the whole 64-row blocks of the
+    remainder: the rows read before it are zeros or the previous sequence's), at the others
+    (128-row tiles) the last one ends past it. S = 1000, and packed sequences of 1 to 200 rows,
+    several tiles a CTA in a row so that idle and working tiles alternate on each consumer."""
     dtype = torch.bfloat16
     require_kernel(head_dim, dtype)
     check(*sdpa_style(is_causal=is_causal), qkv(3, 40, 40, 1000, 1000, head_dim, dtype))

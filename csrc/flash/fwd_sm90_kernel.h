@@ -397,9 +397,9 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
     // A consumer whose 64 rows all lie outside the sequence (before it in a sequence's first
     // tile, Tile::lead_rows, or past it in short varlen sequences) runs none of the tile's
     // products; it takes its turns and frees the buffers in the same order, so that the
-    // others' barriers count as before. Three-consumer kernels only: with two, the branch cost
-    // the causal D = 64 kernel 1.5-2.5% at S = 1k and 4k (benchmarks/NOTES.md), where no tile
-    // has such rows.
+    // others' barriers count as before. Three-consumer kernels only: in a two-consumer one the
+    // branch cost 1.5-2.5% at S = 1k and 4k where no tile has such rows (the causal D = 64
+    // kernel when it had two, benchmarks/NOTES.md).
     const bool idle =
         Traits::kConsumers > 2 && (m0 + 64 * wg < 0 || m0 + 64 * wg >= t.seq.seqlen_q);
 
