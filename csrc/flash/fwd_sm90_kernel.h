@@ -412,15 +412,17 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
     auto stage_of = [&](int i) { return (block_count + i) % kStages; };
     auto phase_of = [&](int i) { return uint32_t((block_count + i) / kStages) & 1; };
 
+    // Block i's turn and buffers taken and handed on, with none of its products.
+    auto pass_block = [&](int i) {
+      Barrier::wait(&smem.k_full[stage_of(i)], phase_of(i));
+      NamedBarrier::sync(256, my_turn);
+      NamedBarrier::arrive(256, next_turn);
+      release(&smem.k_empty[stage_of(i)]);
+      Barrier::wait(&smem.v_full[stage_of(i)], phase_of(i));
+      release(&smem.v_empty[stage_of(i)]);
+    };
     if (idle) {
-      for (int i = 0; i < num_blocks; ++i) {
-        Barrier::wait(&smem.k_full[stage_of(i)], phase_of(i));
-        NamedBarrier::sync(256, my_turn);
-        NamedBarrier::arrive(256, next_turn);
-        release(&smem.k_empty[stage_of(i)]);
-        Barrier::wait(&smem.v_full[stage_of(i)], phase_of(i));
-        release(&smem.v_empty[stage_of(i)]);
-      }
+      for (int i = 0; i < num_blocks; ++i) pass_block(i);
       ++tile_count;
       block_count += num_blocks;
       release(&smem.q_empty);  // no O staged here
@@ -456,15 +458,26 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
         warpgroup_fence_operand(tOrP);
       };
 
-      // Block 0: S alone, then its softmax.
-      Barrier::wait(&smem.k_full[stage_of(0)], phase_of(0));
+      // The tile's first steps (its last key blocks, right of the diagonal) can lie past every
+      // key this consumer's rows see (the first rows of a 192-row tile under a causal mask):
+      // it passes those blocks on and starts at block i0 (never past the last block, so that
+      // rows seeing no key end as they do without this).
+      int i0 = 0;
+      if constexpr (Traits::kConsumers > 2) {
+        const int own_end = t.mask.template n_block_end<kBlockN>(min(m0 + 64 * wg + 64, m_end));
+        i0 = min(min(max(0, t.order.n_end - own_end), t.order.num_right), num_blocks - 1);
+        for (int i = 0; i < i0; ++i) pass_block(i);
+      }
+
+      // Block i0: S alone, then its softmax.
+      Barrier::wait(&smem.k_full[stage_of(i0)], phase_of(i0));
       NamedBarrier::sync(256, my_turn);
-      gmma_issue<true>(mma_s, tSrQ, tSrK(_, _, _, stage_of(0)), acc_s);
+      gmma_issue<true>(mma_s, tSrQ, tSrK(_, _, _, stage_of(i0)), acc_s);
       pass_turn();
       warpgroup_wait<0>();
       gmma_done(acc_s);
-      release(&smem.k_empty[stage_of(0)]);
-      scores(0, std::true_type{});
+      release(&smem.k_empty[stage_of(i0)]);
+      scores(i0, std::true_type{});
       softmax.template update<true>(s, scale_log2, [](int, float) {});
       to_p();
 
@@ -498,7 +511,7 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
         }
         to_p();
       };
-      int i = 1;
+      int i = i0 + 1;
       for (; i < num_masked; ++i) step(i, std::true_type{});
       for (; i < num_blocks; ++i) step(i, std::false_type{});
       if constexpr (Traits::kSeparateO) release(&smem.q_empty);  // every S product is done
