@@ -77,8 +77,8 @@ struct Sm90FwdTraits {
   // a TMA store writes out while the consumer goes on to its next tile (dense calls), so that
   // the next tile's Q can land while this tile's last P V product and O stores run; otherwise
   // in Q's buffer (each warpgroup in its own rows), and the next Q waits for the stores.
-  using SmemLayoutQ = decltype(tile_to_shape(GMMA::Layout_K_SW128_Atom<Element>{},
-                                             Shape<Int<kBlockM>, Int<kHeadDim>>{}));
+  using SmemLayoutQTile = decltype(tile_to_shape(GMMA::Layout_K_SW128_Atom<Element>{},
+                                                 Shape<Int<kBlockM>, Int<kHeadDim>>{}));
   using SmemLayoutK = decltype(tile_to_shape(GMMA::Layout_K_SW128_Atom<Element>{},
                                              Shape<Int<kBlockN>, Int<kHeadDim>, Int<kStages>>{}));
   using SmemLayoutV = decltype(tile_to_shape(GMMA::Layout_K_SW128_Atom<Element>{},
@@ -90,7 +90,23 @@ struct Sm90FwdTraits {
   using SmemLayoutO = decltype(tile_to_shape(GMMA::Layout_K_SW128_Atom<Element>{},
                                              Shape<_64, Int<kHeadDimV>, Int<kConsumers>>{}));
 
-  using TmaQ = Sm90TmaLoad<Element, SmemLayoutQ>;
+  // O staged in Q's buffer needs O's tile to be Q's.
+  static constexpr bool kSeparateO = kHeadDimV <= 128;
+  static_assert(kSeparateO || kHeadDimV == kHeadDim);
+  // Q's buffers: two where O has its own and shared memory allows (head dims 64 and 128), so
+  // that the producer loads the next tile's Q while this tile runs; with one, the next Q's load
+  // began only once this tile's last S product was done, and the consumers that had finished
+  // their epilogue waited for it at every tile (the most at short sequences).
+  static constexpr int kQStages =
+      kSeparateO && (2 * cosize_v<SmemLayoutQTile> + cosize_v<SmemLayoutK> +
+                     cosize_v<SmemLayoutV> + cosize_v<SmemLayoutO>) * sizeof(Element) + 1024 <=
+                        227 * 1024
+          ? 2
+          : 1;
+  using SmemLayoutQ = decltype(tile_to_shape(GMMA::Layout_K_SW128_Atom<Element>{},
+                                             Shape<Int<kBlockM>, Int<kHeadDim>, Int<kQStages>>{}));
+
+  using TmaQ = Sm90TmaLoad<Element, SmemLayoutQTile>;
   using TmaK = Sm90TmaLoad<Element, decltype(take<0, 2>(SmemLayoutK{}))>;
   using TmaV = Sm90TmaLoad<Element, decltype(take<0, 2>(SmemLayoutV{}))>;
   using TmaO = Sm90TmaStore<Element, decltype(take<0, 2>(SmemLayoutO{}))>;
@@ -102,16 +118,12 @@ struct Sm90FwdTraits {
   using GmemTiledCopyO = typename Base::GmemTiledCopyStore;
   using SmemCopyAtomO = Copy_Atom<SM90_U32x4_STSM_N, Element>;
 
-  // O staged in Q's buffer needs O's tile to be Q's.
-  static constexpr bool kSeparateO = kHeadDimV <= 128;
-  static_assert(kSeparateO || kHeadDimV == kHeadDim);
-
   struct SharedStorage {
     alignas(1024) Element q[cosize_v<SmemLayoutQ>];
     alignas(1024) Element k[cosize_v<SmemLayoutK>];
     alignas(1024) Element v[cosize_v<SmemLayoutV>];
     alignas(1024) Element o[kSeparateO ? cosize_v<SmemLayoutO> : 1];
-    uint64_t q_full, q_empty;
+    uint64_t q_full[kQStages], q_empty[kQStages];
     uint64_t k_full[kStages], k_empty[kStages];
     uint64_t v_full[kStages], v_empty[kStages];
     // Dynamic tiles: the units the producer took, in a ring of two, for the consumers.
@@ -161,7 +173,7 @@ Sm90FwdTma<Traits> make_sm90_fwd_tma(const FwdParams& p) {
                    : tensor(p.q, false, p.q_row_stride, p.q_head_stride, p.q_batch_stride, true);
   return {make_tma_copy(SM90_TMA_LOAD{},
                         tensor(p.q, false, p.q_row_stride, p.q_head_stride, p.q_batch_stride),
-                        typename Traits::SmemLayoutQ{},
+                        typename Traits::SmemLayoutQTile{},
                         Shape<Int<Traits::kBlockM>, Int<Traits::kHeadDim>>{}, _1{}),
           make_tma_copy(SM90_TMA_LOAD{},
                         tensor(p.k, true, p.k_row_stride, p.k_head_stride, p.k_batch_stride),
@@ -231,7 +243,7 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
   constexpr int kBlockM = Traits::kBlockM;
   constexpr int kBlockN = Traits::kBlockN;
   constexpr int kHeadDim = Traits::kHeadDim, kHeadDimV = Traits::kHeadDimV;
-  constexpr int kStages = Traits::kStages;
+  constexpr int kStages = Traits::kStages, kQStages = Traits::kQStages;
 
   extern __shared__ __align__(1024) char smem_raw[];
   auto& smem = *reinterpret_cast<typename Traits::SharedStorage*>(smem_raw);
@@ -239,15 +251,18 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
   const int warp = tidx / 32;
   const Sm90FwdTiles<kBlockM, kCausal> tiles(params);
 
-  Tensor sQ = make_tensor(make_smem_ptr(smem.q), typename Traits::SmemLayoutQ{});  // (kBlockM, kHeadDim)
+  Tensor sQ = make_tensor(make_smem_ptr(smem.q), typename Traits::SmemLayoutQ{});  // (kBlockM, kHeadDim, stage)
   Tensor sK = make_tensor(make_smem_ptr(smem.k), typename Traits::SmemLayoutK{});  // (kBlockN, kHeadDim, stage)
   Tensor sV = make_tensor(make_smem_ptr(smem.v), typename Traits::SmemLayoutV{});  // (kBlockN, kHeadDimV, stage)
   Tensor sVt = make_tensor(make_smem_ptr(smem.v), typename Traits::SmemLayoutVt{});  // (kHeadDimV, kBlockN, stage)
 
   if (tidx == 0) {
-    Barrier::init(&smem.q_full, 1);
     constexpr int kConsumerWarps = 4 * Traits::kConsumers;
-    Barrier::init(&smem.q_empty, kConsumerWarps);  // one arrival per consumer warp
+    CUTE_UNROLL
+    for (int s = 0; s < kQStages; ++s) {
+      Barrier::init(&smem.q_full[s], 1);
+      Barrier::init(&smem.q_empty[s], kConsumerWarps);  // one arrival per consumer warp
+    }
     CUTE_UNROLL
     for (int s = 0; s < kStages; ++s) {
       Barrier::init(&smem.k_full[s], 1);
@@ -269,8 +284,9 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
   // visible key, passes Q's buffer once (with no bytes then), so that its O staging in that
   // buffer (kSeparateO false) is ordered against the next tile's Q.
   if (warp < 4) {
-    // Producer: per tile K_0, then Q once its buffer is free, then V_0, K_1, V_1, ... as the
-    // consumers free the buffers.
+    // Producer: per tile K_0, then Q once its buffer is free (Q first where it has two buffers:
+    // the other tile's is free long before), then V_0, K_1, V_1, ... as the consumers free the
+    // buffers.
     cutlass::arch::warpgroup_reg_dealloc<Traits::kProducerRegs>();
     if (warp == 0 && cute::elect_one_sync()) {
       int tile_count = 0, block_count = 0, taken = 0;
@@ -289,10 +305,11 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
         const Tile t(params, m_block, bidh, bidb);
         if (t.empty_rows()) return;
         const int num_blocks = t.order.num_blocks;
-        Barrier::wait(&smem.q_empty, (tile_count & 1) ^ 1);
+        const int qs = tile_count % kQStages;
+        Barrier::wait(&smem.q_empty[qs], ((tile_count / kQStages) & 1) ^ 1);
         ++tile_count;
         if (num_blocks == 0) {
-          Barrier::arrive(&smem.q_full);
+          Barrier::arrive(&smem.q_full[qs]);
           return;
         }
         const int kv_head = bidh / (params.heads_q / params.heads_kv);
@@ -309,7 +326,7 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
         Tensor gV = local_tile(domain_offset(make_coord(int32_t(t.seq.k_row0), _0{}), mV),
                                Shape<Int<kBlockN>, Int<kHeadDimV>>{}, make_coord(_, _0{}));
         auto [tQgQ, tQsQ] = tma_partition(tma.q, _0{}, Layout<_1>{}, group_modes<0, 2>(sQ),
-                                          group_modes<0, 2>(gQ));
+                                          group_modes<0, 2>(gQ));  // (TMA), (TMA, stage)
         auto [tKgK, tKsK] = tma_partition(tma.k, _0{}, Layout<_1>{}, group_modes<0, 2>(sK),
                                           group_modes<0, 2>(gK));  // (TMA, n), (TMA, stage)
         auto [tVgV, tVsV] = tma_partition(tma.v, _0{}, Layout<_1>{}, group_modes<0, 2>(sV),
@@ -321,9 +338,13 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
           Barrier::arrive_and_expect_tx(&full[stage], bytes);
           copy(tma_kv.with(full[stage]), src(_, t.order.at(i)), dst(_, stage));
         };
+        auto load_q = [&] {
+          Barrier::arrive_and_expect_tx(&smem.q_full[qs], Traits::kBytesQ);
+          copy(tma.q.with(smem.q_full[qs]), tQgQ, tQsQ(_, qs));
+        };
+        if constexpr (kQStages > 1) load_q();
         load(tma.k, tKgK, tKsK, smem.k_full, smem.k_empty, Traits::kBytesK, 0);
-        Barrier::arrive_and_expect_tx(&smem.q_full, Traits::kBytesQ);
-        copy(tma.q.with(smem.q_full), tQgQ, tQsQ);
+        if constexpr (kQStages == 1) load_q();
         load(tma.v, tVgV, tVsV, smem.v_full, smem.v_empty, Traits::kBytesV, 0);
         for (int i = 1; i < num_blocks; ++i) {
           load(tma.k, tKgK, tKsK, smem.k_full, smem.k_empty, Traits::kBytesK, i);
@@ -346,15 +367,16 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
   typename Traits::TiledMmaO mma_o;
   auto thr_mma_s = mma_s.get_thread_slice(wtidx);
   auto thr_mma_o = mma_o.get_thread_slice(wtidx);
-  Tensor sQw = local_tile(sQ, Shape<_64, Int<kHeadDim>>{}, make_coord(wg, _0{}));  // (64, kHeadDim)
+  Tensor sQw = local_tile(sQ, Shape<_64, Int<kHeadDim>, Int<kQStages>>{},
+                          make_coord(wg, _0{}, _0{}));  // (64, kHeadDim, stage)
   Tensor sOw = [&] {  // (64, kHeadDimV): this warpgroup's O staging
     if constexpr (Traits::kSeparateO) {
       return make_tensor(make_smem_ptr(smem.o), typename Traits::SmemLayoutO{})(_, _, wg);
     } else {
-      return local_tile(sQ, Shape<_64, Int<kHeadDim>>{}, make_coord(wg, _0{}));
+      return sQw(_, _, 0);
     }
   }();
-  Tensor tSrQ = thr_mma_s.partition_fragment_A(sQw);  // descriptors (MMA, 1, MMA_K)
+  Tensor tSrQ = thr_mma_s.partition_fragment_A(sQw);  // descriptors (MMA, 1, MMA_K, stage)
   Tensor tSrK = thr_mma_s.partition_fragment_B(sK);   // (MMA, 1, MMA_K, stage)
   Tensor tOrV = thr_mma_o.partition_fragment_B(sVt);  // (MMA, 1, MMA_K, stage)
   // The turn goes round: each consumer waits for its own and passes the next one's.
@@ -408,7 +430,8 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
     constexpr int kRows = decltype(size<0>(acc_o_rc))::value;
     float lse[kRows];
     clear(acc_o);
-    Barrier::wait(&smem.q_full, tile_count & 1);
+    const int qs = tile_count % kQStages;
+    Barrier::wait(&smem.q_full[qs], (tile_count / kQStages) & 1);
     auto stage_of = [&](int i) { return (block_count + i) % kStages; };
     auto phase_of = [&](int i) { return uint32_t((block_count + i) / kStages) & 1; };
 
@@ -425,7 +448,7 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
       for (int i = 0; i < num_blocks; ++i) pass_block(i);
       ++tile_count;
       block_count += num_blocks;
-      release(&smem.q_empty);  // no O staged here
+      release(&smem.q_empty[qs]);  // no O staged here
       return;
     }
     if (num_blocks > 0) {
@@ -472,7 +495,7 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
       // Block i0: S alone, then its softmax.
       Barrier::wait(&smem.k_full[stage_of(i0)], phase_of(i0));
       NamedBarrier::sync(256, my_turn);
-      gmma_issue<true>(mma_s, tSrQ, tSrK(_, _, _, stage_of(i0)), acc_s);
+      gmma_issue<true>(mma_s, tSrQ(_, _, _, qs), tSrK(_, _, _, stage_of(i0)), acc_s);
       pass_turn();
       warpgroup_wait<0>();
       gmma_done(acc_s);
@@ -487,7 +510,7 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
         const int stage = stage_of(i), prev = stage_of(i - 1);
         Barrier::wait(&smem.k_full[stage], phase_of(i));
         NamedBarrier::sync(256, my_turn);
-        gmma_issue<true>(mma_s, tSrQ, tSrK(_, _, _, stage), acc_s);
+        gmma_issue<true>(mma_s, tSrQ(_, _, _, qs), tSrK(_, _, _, stage), acc_s);
         Barrier::wait(&smem.v_full[prev], phase_of(i - 1));
         gmma_issue<false>(mma_o, tOrP, tOrV(_, _, _, prev), acc_o);
         pass_turn();
@@ -514,7 +537,7 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
       int i = i0 + 1;
       for (; i < num_masked; ++i) step(i, std::true_type{});
       for (; i < num_blocks; ++i) step(i, std::false_type{});
-      if constexpr (Traits::kSeparateO) release(&smem.q_empty);  // every S product is done
+      if constexpr (Traits::kSeparateO) release(&smem.q_empty[qs]);  // every S product is done
 
       const int last = stage_of(num_blocks - 1);
       Barrier::wait(&smem.v_full[last], phase_of(num_blocks - 1));
@@ -525,7 +548,7 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
 
       softmax.finalize(acc_o_rc, 1.f, lse, sink);
     } else {
-      if constexpr (Traits::kSeparateO) release(&smem.q_empty);
+      if constexpr (Traits::kSeparateO) release(&smem.q_empty[qs]);
       CUTE_UNROLL
       for (int r = 0; r < kRows; ++r) lse[r] = sink;  // no visible key: out 0, lse the sink's
     }
@@ -567,7 +590,7 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
     if constexpr (!Traits::kSeparateO) {
       // The next Q lands by TMA (the async proxy) where this tile's O was staged.
       cutlass::arch::fence_view_async_shared();
-      release(&smem.q_empty);
+      release(&smem.q_empty[qs]);
     }
   });
   if (wg == 0) NamedBarrier::sync(256, my_turn);  // the last consumer's last hand-over
