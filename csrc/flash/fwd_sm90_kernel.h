@@ -1,8 +1,9 @@
 // The flash forward on Hopper (sm_90a), FlashAttention-3's structure: a persistent CTA of three
 // warpgroups per SM takes tiles of 128 query rows one after the other (Sm90FwdTiles). Warpgroup 0
-// is the producer: one thread issues TMA loads of Q and of the K and V blocks into a ring of
-// kStages buffers, handed over by mbarriers (full: the bytes landed; empty: both consumers are
-// done with the buffer), running ahead into the next tile while the consumers finish this one.
+// is the producer: one thread issues TMA loads of Q (into two buffers where shared memory
+// allows, the next tile's while this one runs) and of the K and V blocks into a ring of kStages
+// buffers, handed over by mbarriers (full: the bytes landed; empty: the consumers are done with
+// the buffer), running ahead into the next tile while the consumers finish this one.
 // The consumer warpgroups (two, or three at head dim 64) own 64 rows of a tile each and compute
 // with wgmma from shared memory:
 //   S_i = Q K_i^T            issued before the softmax of S_{i-1} is done with...
