@@ -464,6 +464,9 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
       const float scale_log2 = t.softmax_scale * float(M_LOG2E);
       float correction[kRows];
 
+      // A masked step's block is masked for this consumer's own rows only where they need it:
+      // a tile's diagonal crosses two or three key blocks where a consumer's crosses one or two
+      // (key blocks narrower than the tile, or not aligned with it).
       auto scores = [&](int i, auto is_masked) __attribute__((always_inline)) {
         if constexpr (decltype(is_masked)::value) {
           if (params.softcap > 0.f) {
@@ -471,7 +474,10 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
             for (int j = 0; j < size(acc_s); ++j) acc_s(j) = cutlass::fast_tanh(acc_s(j) * softcap_prescale);
           }
           const int n0 = t.order.at(i) * kBlockN;
-          t.mask.apply(s, row_of, n0, quad_lane, t.mask.template block_needs_mask<kBlockN>(n0, t.m_first, m_end));
+          const int own = m0 + 64 * wg;  // the consumer's first row, maybe before the sequence
+          t.mask.apply(s, row_of, n0, quad_lane,
+                       t.mask.template block_needs_mask<kBlockN>(n0, max(own, t.m_first),
+                                                                 min(own + 64, m_end)));
         }
       };
       auto to_p = [&] {
