@@ -184,7 +184,7 @@ struct Sm90BwdTraits : TraitsBase<kHeadDim_, 8, Element_> {
       kSmemDqStage + (kDqInQ ? 0 : kDqStages * kDqStepBoxes * kDqBoxBytes);
   static_assert(kSmemBarriers % 8 == 0);
   static constexpr int kSmemSize = kSmemBarriers + (4 + kDqStages) * sizeof(uint64_t);
-  static_assert(kSmemSize <= 227 * 1024, "more than an sm90 block's shared memory");
+  static_assert(kSmemSize <= kSm90MaxSmem, "more than an sm90 block's shared memory");
 
   using TmaQ = Sm90TmaLoad<Element, SmemLayoutQ>;    // a (kBlockM, kHeadDim) tile of q
   using TmadO = Sm90TmaLoad<Element, SmemLayoutdO>;  // a (kBlockM, kHeadDimV) tile of dout

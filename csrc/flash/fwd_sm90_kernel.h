@@ -94,18 +94,29 @@ struct Sm90FwdTraits {
   // O staged in Q's buffer needs O's tile to be Q's.
   static constexpr bool kSeparateO = kHeadDimV <= 128;
   static_assert(kSeparateO || kHeadDimV == kHeadDim);
+  // Shared memory with kQBuffers buffers of Q.
+  template <int kQBuffers>
+  struct Storage {
+    alignas(1024) Element q[kQBuffers * cosize_v<SmemLayoutQTile>];
+    alignas(1024) Element k[cosize_v<SmemLayoutK>];
+    alignas(1024) Element v[cosize_v<SmemLayoutV>];
+    alignas(1024) Element o[kSeparateO ? cosize_v<SmemLayoutO> : 1];
+    uint64_t q_full[kQBuffers], q_empty[kQBuffers];
+    uint64_t k_full[kStages], k_empty[kStages];
+    uint64_t v_full[kStages], v_empty[kStages];
+    // Dynamic tiles: the units the producer took, in a ring of two, for the consumers.
+    int unit[2];
+    uint64_t unit_full[2], unit_empty[2];
+  };
   // Q's buffers: two where O has its own and shared memory allows (head dims 64 and 128), so
   // that the producer loads the next tile's Q while this tile runs; with one, the next Q's load
   // began only once this tile's last S product was done, and the consumers that had finished
   // their epilogue waited for it at every tile (the most at short sequences).
-  static constexpr int kQStages =
-      kSeparateO && (2 * cosize_v<SmemLayoutQTile> + cosize_v<SmemLayoutK> +
-                     cosize_v<SmemLayoutV> + cosize_v<SmemLayoutO>) * sizeof(Element) + 1024 <=
-                        227 * 1024
-          ? 2
-          : 1;
+  static constexpr int kQStages = kSeparateO && sizeof(Storage<2>) <= kSm90MaxSmem ? 2 : 1;
   using SmemLayoutQ = decltype(tile_to_shape(GMMA::Layout_K_SW128_Atom<Element>{},
                                              Shape<Int<kBlockM>, Int<kHeadDim>, Int<kQStages>>{}));
+  using SharedStorage = Storage<kQStages>;
+  static_assert(cosize_v<SmemLayoutQ> == kQStages * cosize_v<SmemLayoutQTile>);
 
   using TmaQ = Sm90TmaLoad<Element, SmemLayoutQTile>;
   using TmaK = Sm90TmaLoad<Element, decltype(take<0, 2>(SmemLayoutK{}))>;
@@ -119,20 +130,8 @@ struct Sm90FwdTraits {
   using GmemTiledCopyO = typename Base::GmemTiledCopyStore;
   using SmemCopyAtomO = Copy_Atom<SM90_U32x4_STSM_N, Element>;
 
-  struct SharedStorage {
-    alignas(1024) Element q[cosize_v<SmemLayoutQ>];
-    alignas(1024) Element k[cosize_v<SmemLayoutK>];
-    alignas(1024) Element v[cosize_v<SmemLayoutV>];
-    alignas(1024) Element o[kSeparateO ? cosize_v<SmemLayoutO> : 1];
-    uint64_t q_full[kQStages], q_empty[kQStages];
-    uint64_t k_full[kStages], k_empty[kStages];
-    uint64_t v_full[kStages], v_empty[kStages];
-    // Dynamic tiles: the units the producer took, in a ring of two, for the consumers.
-    int unit[2];
-    uint64_t unit_full[2], unit_empty[2];
-  };
   static constexpr int kSmemSize = sizeof(SharedStorage);
-  static_assert(kSmemSize <= 227 * 1024, "more shared memory than an H100 block may take");
+  static_assert(kSmemSize <= kSm90MaxSmem, "more shared memory than an H100 block may take");
   static constexpr uint32_t kBytesQ = kBlockM * kHeadDim * sizeof(Element);
   static constexpr uint32_t kBytesK = kBlockN * kHeadDim * sizeof(Element);
   static constexpr uint32_t kBytesV = kBlockN * kHeadDimV * sizeof(Element);

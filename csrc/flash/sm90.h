@@ -13,6 +13,9 @@ namespace flash {
 
 using namespace cute;
 
+// The shared memory one block may take on sm_90 (the opt-in maximum), in bytes.
+constexpr int kSm90MaxSmem = 227 * 1024;
+
 // The wgmma accumulator ((2, 2, N/8), MMA_M, MMA_N) as rows x cols ((2, MMA_M), (2, N/8 * MMA_N)):
 // value (c, r, t) is column 8t + 2q + c, row lane/4 + 8r of the warp's 16 (q = lane % 4).
 template <typename Layout>
