@@ -412,8 +412,43 @@ __device__ __forceinline__ void bwd_sm90_dq_writer(const BwdParams& params,
   }
 }
 
-// A consumer thread's work on key block n_block (tidx: its index among the consumers; g: the
-// steps passed, over the CTA's key blocks).
+// A consumer thread's share of key block n_block's K and V rows into their buffers, by
+// cp.async in one group: keys past the sequence and columns past the head dims as zeros.
+template <typename Traits>
+__device__ __forceinline__ void bwd_sm90_load_kv(const BwdParams& params, const SeqLen& seq,
+                                                 int bidb, int kv_head, int n_block, char* smem,
+                                                 int tidx) {
+  using Element = typename Traits::Element;
+  constexpr int kBlockN = Traits::kBlockN;
+  const int n0 = n_block * kBlockN, keys = min(kBlockN, seq.seqlen_k - n0);
+  Element* smem_e = reinterpret_cast<Element*>(smem);
+  // K's rows (kD = kHeadDim, head_dim of them read) and V's (kHeadDimV, head_dim_v).
+  auto load_rows = [&](auto base, auto dim, auto dst, const void* ptr, int64_t batch_stride,
+                       int64_t head_stride, int64_t row_stride, int head_dim) {
+    constexpr int kD = decltype(dim)::value;
+    typename decltype(base)::GmemTiledCopyLoad gmem_copy;
+    auto gmem_thr_copy = gmem_copy.get_thread_slice(tidx);
+    Tensor tc = gmem_thr_copy.partition_S(make_identity_tensor(Shape<Int<kBlockN>, Int<kD>>{}));
+    Tensor tp = columns_below(tc, head_dim);
+    Tensor td = gmem_thr_copy.partition_D(dst);
+    copy_tile<true>(gmem_copy,
+                    gmem_thr_copy.partition_S(key_rows<Element, kBlockN, kD>(
+                        ptr, batch_stride, head_stride, row_stride, seq, bidb, kv_head, n0)),
+                    td, tc, tp, keys);
+  };
+  load_rows(typename Traits::Base{}, Int<Traits::kHeadDim>{},
+            make_tensor(make_smem_ptr(smem_e + Traits::kOffsetK), typename Traits::SmemLayoutK{}),
+            params.k, params.k_batch_stride, params.k_head_stride, params.k_row_stride,
+            params.head_dim);
+  load_rows(typename Traits::BaseV{}, Int<Traits::kHeadDimV>{},
+            make_tensor(make_smem_ptr(smem_e + Traits::kOffsetV), typename Traits::SmemLayoutV{}),
+            params.v, params.v_batch_stride, params.v_head_stride, params.v_row_stride,
+            params.head_dim_v);
+  cp_async_fence();
+}
+
+// A consumer thread's work on key block n_block, whose K and V have landed (tidx: its index
+// among the consumers; g: the steps passed, over the CTA's key blocks).
 template <typename Traits, bool kCausal>
 __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, const SeqLen& seq,
                                                    int bidb, int kv_head, int n_block,
@@ -524,31 +559,6 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
   const float scale_log2 = softmax_scale * float(M_LOG2E);
   const bool all_masked = has_softcap || params.alibi_slopes != nullptr;
 
-  if (steps.num_steps > 0) {
-    // K's rows (kD = kHeadDim, head_dim of them read) and V's (kHeadDimV, head_dim_v).
-    auto load_rows = [&](auto base, auto dim, auto dst, const void* ptr,
-                         int64_t batch_stride, int64_t head_stride, int64_t row_stride,
-                         int head_dim) {
-      constexpr int kD = decltype(dim)::value;
-      typename decltype(base)::GmemTiledCopyLoad gmem_copy;
-      auto gmem_thr_copy = gmem_copy.get_thread_slice(tidx);
-      Tensor tc = gmem_thr_copy.partition_S(make_identity_tensor(Shape<Int<kBlockN>, Int<kD>>{}));
-      Tensor tp = columns_below(tc, head_dim);
-      Tensor td = gmem_thr_copy.partition_D(dst);
-      copy_tile<true>(gmem_copy,
-                      gmem_thr_copy.partition_S(key_rows<Element, kBlockN, kD>(
-                          ptr, batch_stride, head_stride, row_stride, seq, bidb, kv_head, n0)),
-                      td, tc, tp, keys);
-    };
-    load_rows(typename Traits::Base{}, Int<kHeadDim>{}, sK, params.k, params.k_batch_stride,
-              params.k_head_stride, params.k_row_stride, params.head_dim);
-    load_rows(typename Traits::BaseV{}, Int<kHeadDimV>{}, sV, params.v, params.v_batch_stride,
-              params.v_head_stride, params.v_row_stride, params.head_dim_v);
-    cp_async_fence();
-    cp_async_wait<0>();
-    fence_async_proxy();
-    sync_consumers();  // K and V have landed
-  }
 
   Tensor acc_s = partition_fragment_C(mma_sdp, Shape<Int<kBlockN>, Int<kBlockM>>{});  // (MMA, MMA_M, MMA_N)
   Tensor acc_dp = partition_fragment_C(mma_sdp, Shape<Int<kBlockN>, Int<kBlockM>>{});
@@ -761,13 +771,21 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
     return;
   }
   cutlass::arch::warpgroup_reg_alloc<240>();
+  const int tidx = threadIdx.x - 128;
+  auto sync_consumers = [] {
+    NamedBarrier::sync(Traits::kNConsumers, uint32_t(Sm90BwdBarrier::kConsumers));
+  };
   int g = 0;
   for (int n_block = tile.n_block; tile.has(n_block, Traits::kBlockN, seq.seqlen_k);
        n_block = tile.next(n_block, Traits::kBlockN, seq.seqlen_k)) {
+    bwd_sm90_load_kv<Traits>(params, seq, tile.bidb, tile.kv_head, n_block, smem, tidx);
+    cp_async_wait<0>();
+    fence_async_proxy();
+    sync_consumers();  // K and V have landed
     bwd_sm90_key_block<Traits, kCausal>(params, seq, tile.bidb, tile.kv_head, n_block, smem, bars,
-                                        threadIdx.x - 128, g);
+                                        tidx, g);
     // The next key block's K and V go where this one's dK and dV were staged.
-    NamedBarrier::sync(Traits::kNConsumers, uint32_t(Sm90BwdBarrier::kConsumers));
+    sync_consumers();
   }
 #endif
 }
