@@ -778,6 +778,9 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
   int g = 0;
   for (int n_block = tile.n_block; tile.has(n_block, Traits::kBlockN, seq.seqlen_k);
        n_block = tile.next(n_block, Traits::kBlockN, seq.seqlen_k)) {
+    // Issued before the key block's step bounds and setup, which the compiler places between
+    // this thread's wait and the barrier: they run while the other threads' rows land (D = 128
+    // causal +1-2%, benchmarks/NOTES.md).
     bwd_sm90_load_kv<Traits>(params, seq, tile.bidb, tile.kv_head, n_block, smem, tidx);
     cp_async_wait<0>();
     fence_async_proxy();
