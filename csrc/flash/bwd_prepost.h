@@ -11,6 +11,7 @@
 #include <cuda_runtime.h>
 
 #include <cute/tensor.hpp>
+#include <cutlass/arch/memory.h>
 #include <cutlass/array.h>
 #include <cutlass/numeric_conversion.h>
 
@@ -60,6 +61,11 @@ __device__ __forceinline__ void atomic_add_dq(Acc const& acc, Dst& dst, Coords c
 
 constexpr int kPrepostThreads = 256;
 
+// 16 bytes of T, aligned to 16 so that a load or store of one is a single 16-byte access
+// (cutlass::Array is aligned as its element: the passes' loads had compiled to 4-byte LDG.E).
+template <typename T>
+using Vec16 = cutlass::AlignedArray<T, 16 / sizeof(T), 16>;
+
 // kLanes lanes per row, 16 bytes each per step across the head dim (a multiple of 16 bytes),
 // 32 / kLanes rows per warp: a lane per 16 bytes of the kernel's head dim, up to a warp. (One
 // warp per row left 24 of its lanes idle at D = 64: 126 us against 54 us this way for the
@@ -67,8 +73,8 @@ constexpr int kPrepostThreads = 256;
 template <typename Element, int kLanes>
 __global__ void __launch_bounds__(kPrepostThreads) bwd_dsum_kernel(const BwdParams p) {
   static_assert(kLanes >= 1 && kLanes <= 32 && (kLanes & (kLanes - 1)) == 0);
-  constexpr int kVec = 16 / sizeof(Element);
-  using Vec = cutlass::Array<Element, kVec>;
+  using Vec = Vec16<Element>;
+  constexpr int kVec = Vec::kElements;
   const LseRows rows(p);
   const int64_t index = (int64_t(blockIdx.x) * kPrepostThreads + threadIdx.x) / kLanes;
   const int lane = threadIdx.x % kLanes;
@@ -135,44 +141,58 @@ cudaError_t launch_bwd_dsum(const BwdParams& p, cudaStream_t stream) {
   return cudaGetLastError();
 }
 
-// One thread per 8 columns of a row of dq.
+// Columns of a row of dq per thread of the conversion: its fp32 sums come in as 16-byte loads,
+// kDqCols / 4 of them per slice, and leave as 16-byte stores.
+constexpr int kDqCols = 8;
+
 template <typename Element, int kHeadDim>
 __global__ void __launch_bounds__(kPrepostThreads) bwd_convert_dq_kernel(const BwdParams p) {
+  static_assert(kHeadDim % kDqCols == 0);
+  using Acc = Vec16<float>;
+  using Out = Vec16<Element>;
   const LseRows rows(p);
-  constexpr int kPieces = kHeadDim / 8;
+  constexpr int kPieces = kHeadDim / kDqCols;
   const int64_t thread = int64_t(blockIdx.x) * kPrepostThreads + threadIdx.x;
   const int64_t index = thread / kPieces;
-  const int col = static_cast<int>(thread % kPieces) * 8;
+  const int col = static_cast<int>(thread % kPieces) * kDqCols;
   if (index >= rows.count() || col >= p.head_dim) return;
   const int64_t slice = rows.count() * kHeadDim;
   const float* acc = p.dq_accum + index * kHeadDim + col;
-  cutlass::Array<float, 8> sum = *reinterpret_cast<const cutlass::Array<float, 8>*>(acc);
-  for (int s = 1; s < p.dq_splits; ++s) {
-    const cutlass::Array<float, 8> part =
-        *reinterpret_cast<const cutlass::Array<float, 8>*>(acc + s * slice);
+  cutlass::Array<float, kDqCols> sum;
+  sum.fill(0.f);
+  for (int s = 0; s < p.dq_splits; ++s) {
     #pragma unroll
-    for (int i = 0; i < 8; ++i) sum[i] += part[i];
+    for (int v = 0; v < kDqCols / Acc::kElements; ++v) {
+      const Acc part = reinterpret_cast<const Acc*>(acc + s * slice)[v];
+      #pragma unroll
+      for (int i = 0; i < Acc::kElements; ++i) sum[v * Acc::kElements + i] += part[i];
+    }
   }
   // A row that saw no key (lse -inf) gets 0: its dS is 0, but the dS K products may have met a
   // NaN or infinite key it does not see (mem_eff's boolean masks).
   const bool saw_key = p.lse[index] != -INFINITY;
   #pragma unroll
-  for (int i = 0; i < 8; ++i) sum[i] = saw_key ? sum[i] * p.scale : 0.f;
-  cutlass::NumericArrayConverter<Element, float, 8> convert;
-  const cutlass::Array<Element, 8> converted = convert(sum);
+  for (int i = 0; i < kDqCols; ++i) sum[i] = saw_key ? sum[i] * p.scale : 0.f;
+  cutlass::NumericArrayConverter<Element, float, kDqCols> convert;
+  const cutlass::Array<Element, kDqCols> converted = convert(sum);
   Element* dq = static_cast<Element*>(p.dq) +
       rows.offset(index, p.dq_batch_stride, p.dq_head_stride, p.dq_row_stride) + col;
-  if (col + 8 <= p.head_dim) {
-    *reinterpret_cast<cutlass::Array<Element, 8>*>(dq) = converted;
-  } else {  // mem_eff's fp32 head dims are multiples of 4 only
-    for (int i = 0; col + i < p.head_dim; ++i) dq[i] = converted[i];
+  // head_dim is a multiple of 16 bytes (flash's head dims; mem_eff pads to row_alignment), so a
+  // piece is in the row whole or not at all.
+  #pragma unroll
+  for (int v = 0; v < kDqCols / Out::kElements; ++v) {
+    Out piece;
+    #pragma unroll
+    for (int i = 0; i < Out::kElements; ++i) piece[i] = converted[v * Out::kElements + i];
+    cutlass::arch::global_store<Out, 16>(piece, dq + v * Out::kElements,
+                                         col + (v + 1) * Out::kElements <= p.head_dim);
   }
 }
 
 // dq from the fp32 accumulators, every lse row.
 template <typename Element, int kHeadDim>
 cudaError_t launch_bwd_convert_dq(const BwdParams& p, cudaStream_t stream) {
-  const int64_t threads = LseRows(p).count() * (kHeadDim / 8);
+  const int64_t threads = LseRows(p).count() * (kHeadDim / kDqCols);
   const unsigned blocks =
       static_cast<unsigned>((threads + kPrepostThreads - 1) / kPrepostThreads);
   bwd_convert_dq_kernel<Element, kHeadDim><<<blocks, kPrepostThreads, 0, stream>>>(p);
