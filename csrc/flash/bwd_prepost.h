@@ -143,7 +143,7 @@ cudaError_t launch_bwd_dsum(const BwdParams& p, cudaStream_t stream) {
 
 // Columns of a row of dq per thread of the conversion: its fp32 sums come in as 16-byte loads,
 // kDqCols / 4 of them per slice, and leave as 16-byte stores.
-constexpr int kDqCols = 8;
+constexpr int kDqCols = 16;
 
 template <typename Element, int kHeadDim>
 __global__ void __launch_bounds__(kPrepostThreads) bwd_convert_dq_kernel(const BwdParams p) {
