@@ -7,6 +7,10 @@
 #   SANITIZE_TOOLS   the tools to run (default: memcheck racecheck synccheck initcheck)
 #   SANITIZE_CASES   regex of case names (sanitize_cases.py --cases; default: all)
 #   SANITIZE_TIMEOUT seconds per tool (default 300)
+# initcheck reports reads of the Hopper forward's out (stored by TMA in dense calls at head
+# dims <= 128) on scattered rows, though a run with FLASH_EXT_POISON_OUTPUTS=1 finds every byte
+# written: it seems not to see all of a TMA store's writes (benchmarks/NOTES.md, 27th session).
+# Read its reports on the flash forward cases by which kernel read which tensor.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out="${OUT:-gpu_out}"
