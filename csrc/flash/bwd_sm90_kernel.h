@@ -227,6 +227,12 @@ struct Sm90BwdBarriers {
 // buffer s full (the consumers arrive, the writer waits).
 enum class Sm90BwdBarrier : uint32_t { kConsumers = 0, kDqFull = 1 };
 
+// A barrier of the consumer warpgroups.
+template <typename Traits>
+__device__ __forceinline__ void bwd_sm90_sync_consumers() {
+  cutlass::arch::NamedBarrier::sync(Traits::kNConsumers, uint32_t(Sm90BwdBarrier::kConsumers));
+}
+
 // The TMA descriptors of one call (built on the host by make_sm90_bwd_tma).
 template <typename Traits>
 struct Sm90BwdTma {
@@ -460,9 +466,7 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
   constexpr int kBlockM = Traits::kBlockM;
   constexpr int kBlockN = Traits::kBlockN;
   constexpr int kHeadDim = Traits::kHeadDim;
-  auto sync_consumers = [] {
-    NamedBarrier::sync(Traits::kNConsumers, uint32_t(Sm90BwdBarrier::kConsumers));
-  };
+  auto sync_consumers = [] { bwd_sm90_sync_consumers<Traits>(); };
   const Sm90BwdSteps<Traits, kCausal> steps(params, seq, kv_head, n_block);
   const int n0 = steps.n0, keys = steps.keys;
 
@@ -558,7 +562,6 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
   const float softcap_prescale = has_softcap ? params.scale / params.softcap : 1.f;
   const float scale_log2 = softmax_scale * float(M_LOG2E);
   const bool all_masked = has_softcap || params.alibi_slopes != nullptr;
-
 
   Tensor acc_s = partition_fragment_C(mma_sdp, Shape<Int<kBlockN>, Int<kBlockM>>{});  // (MMA, MMA_M, MMA_N)
   Tensor acc_dp = partition_fragment_C(mma_sdp, Shape<Int<kBlockN>, Int<kBlockM>>{});
@@ -748,7 +751,6 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
                     __grid_constant__ const Sm90BwdTma<Traits> tma) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && defined(__CUDA_ARCH_FEAT_SM90_ALL)
   using Barrier = cutlass::arch::ClusterTransactionBarrier;
-  using NamedBarrier = cutlass::arch::NamedBarrier;
   extern __shared__ __align__(1024) char smem[];
   const BwdTile tile(params, Traits::kBlockN);
   const SeqLen seq(params, tile.bidb);
@@ -772,9 +774,6 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
   }
   cutlass::arch::warpgroup_reg_alloc<240>();
   const int tidx = threadIdx.x - 128;
-  auto sync_consumers = [] {
-    NamedBarrier::sync(Traits::kNConsumers, uint32_t(Sm90BwdBarrier::kConsumers));
-  };
   int g = 0;
   for (int n_block = tile.n_block; tile.has(n_block, Traits::kBlockN, seq.seqlen_k);
        n_block = tile.next(n_block, Traits::kBlockN, seq.seqlen_k)) {
@@ -784,11 +783,11 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
     bwd_sm90_load_kv<Traits>(params, seq, tile.bidb, tile.kv_head, n_block, smem, tidx);
     cp_async_wait<0>();
     fence_async_proxy();
-    sync_consumers();  // K and V have landed
+    bwd_sm90_sync_consumers<Traits>();  // K and V have landed
     bwd_sm90_key_block<Traits, kCausal>(params, seq, tile.bidb, tile.kv_head, n_block, smem, bars,
                                         tidx, g);
     // The next key block's K and V go where this one's dK and dV were staged.
-    sync_consumers();
+    bwd_sm90_sync_consumers<Traits>();
   }
 #endif
 }
