@@ -203,33 +203,6 @@ def test_paired_key_blocks(case):
     check(run, reference, qkv(*shapes[case], dtype))
 
 
-SPLIT_TAILS = {
-    # name: (qkv's shape, dtype, mask). On 132 SMs (H100, H200) each grid's last round is split
-    # (BwdGrid): 64 tiles of 32 steps, two pieces each; 16 tiles of 48 steps, the group's three
-    # heads walked in pieces of 6 (pieces cross heads); 1000 query rows against 700 keys; D =
-    # 256's 64-key tiles; paired causal key blocks (more than four waves: head-major) of both
-    # alignments, 12 of 276 tiles split in the second.
-    "full": ((1, 4, 4, 2048, 2048, 64), torch.bfloat16, "none"),
-    "gqa_across_heads": ((1, 6, 2, 1024, 1024, 128), torch.bfloat16, "none"),
-    "seqlens": ((1, 8, 8, 1000, 700, 128), torch.bfloat16, "none"),
-    "d256": ((1, 2, 2, 1024, 1024, 256), torch.bfloat16, "none"),
-    "paired_top_left": ((20, 16, 8, 512, 512, 128), torch.bfloat16, "top_left"),
-    "paired_bottom_right": ((23, 8, 4, 300, 700, 64), torch.bfloat16, "bottom_right"),
-    "softcap_alibi": ((1, 4, 4, 2048, 2048, 64), torch.bfloat16, "none"),
-}
-
-
-@pytest.mark.parametrize("case", list(SPLIT_TAILS))
-def test_split_tails(case):
-    """Grids whose last round is split over its tiles' steps: the pieces add their dK and dV in
-    fp32 slots, and the last to finish a key block stores it."""
-    shape, dtype, mask = SPLIT_TAILS[case]
-    options = {}
-    if case == "softcap_alibi":
-        options = {"softcap": 20.0, "alibi_slopes": torch.rand(shape[1], device="cuda") * 0.3}
-    check(*styled(mask, **options), qkv(*shape, dtype))
-
-
 # Long sequences: the float64 reference in query chunks.
 
 

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "bwd_block.h"
 #include "bwd_config.h"
 #include "bwd_prepost.h"
 #include "flash_bwd.h"
@@ -14,33 +13,25 @@ namespace flash {
 
 // Deterministic, mma.sync kernel: one slice per CTA column, enough columns to give every SM a
 // CTA, no more than there are key blocks of the smallest kBlockN (64). Hopper kernel: a counter
-// per 64 query rows (its kBlockM) of each (batch, query head), or (other calls) the dK / dV
-// slots of the tiles its grid splits (BwdGrid).
+// per 64 query rows (its kBlockM) of each (batch, query head).
 BwdWorkspace bwd_workspace(const BwdParams& p, int max_smem) {
   BwdWorkspace w;
+  if (!p.deterministic) return w;
   BwdParams call = p;
   drop_unbounded_windows(call);
-  const bool causal = call.window_right == 0;
   // The (192, 128) kernel is a Hopper one: it runs the call or nothing does.
   const bool sm90 = p.head_dim_v != p.head_dim ||
       with_variant(p.is_bf16, kernel_head_dim(p.head_dim), [&](auto tag, auto dim) {
         using Element = typename decltype(tag)::type;
         constexpr int kHeadDim = decltype(dim)::value;
         if constexpr (kDtypeBuilt<Element> && kHeadDimBuilt<kHeadDim>) {
-          return causal ? bwd_uses_sm90_<Element, kHeadDim, true>(call, max_smem)
-                        : bwd_uses_sm90_<Element, kHeadDim, false>(call, max_smem);
+          return call.window_right == 0
+                     ? bwd_uses_sm90_<Element, kHeadDim, true>(call, max_smem)
+                     : bwd_uses_sm90_<Element, kHeadDim, false>(call, max_smem);
         } else {
           return false;
         }
       });
-  if (!p.deterministic) {
-    if (sm90) {
-      const int dim = kernel_head_dim(p.head_dim), block_n = sm90_bwd_block_n(dim);
-      w.dkv_slots = BwdGrid(call, block_n, causal, true).slots();
-      w.dkv_slot_floats = int64_t{block_n} * (dim + kernel_head_dim(p.head_dim_v));
-    }
-    return w;
-  }
   if (sm90) {
     w.dq_semaphores = int64_t(p.batch) * p.heads_q * ((int64_t(p.seqlen_q) + 63) / 64);
     return w;

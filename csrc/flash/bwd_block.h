@@ -3,8 +3,6 @@
 // a step's dq atomics, and the dK/dV epilogue.
 #pragma once
 
-#include <algorithm>
-#include <climits>
 #include <cstdint>
 #include <type_traits>
 
@@ -19,14 +17,6 @@
 namespace flash {
 
 using namespace cute;
-
-// The steps [begin, end) of a key block's walk that a CTA runs (end INT_MAX: to the last);
-// whole: all of its num_steps (a block without steps: its CTA stores dK = dV = 0).
-struct StepRange {
-  int begin, end;
-  bool whole;
-  int num_steps;
-};
 
 // The key blocks, batch and KV head of one backward CTA. Deterministic grid of the mma.sync
 // kernel (dq slices, batch, KV heads): CTA x walks key blocks x, x + dq_splits, ... into its own
@@ -45,16 +35,12 @@ struct StepRange {
 // then block N - 1 - x (none when x passes the middle), so that every CTA walks about as many
 // query blocks as one key block does without a mask, and a short key block's start and end
 // cost no CTA of its own. The loops over a CTA's key blocks:
-// for (n = tile.n_block; tile.has(n, ...); n = tile.next(n, ...)), or for_each_key_block.
-// Split tails (p.tail_pieces > 1, BwdGrid): the head-major order on 1-D grids, whose last
-// tiles run as `pieces` CTAs each (piece: which one), each a share of the tile's steps.
+// for (n = tile.n_block; tile.has(n, ...); n = tile.next(n, ...)).
 struct BwdTile {
   int n_block, n_step, bidb, kv_head, dq_slice;
   bool paired = false;
-  int piece = 0, pieces = 1;
-  int slot = 0;  // a split tile's index among the split ones (its key blocks' dK / dV slots)
 
-  __device__ __forceinline__ BwdTile(const BwdParams& p, int block_n) {
+  __device__ BwdTile(const BwdParams& p, int block_n) {
     if (p.deterministic && p.dq_semaphore == nullptr) {
       n_block = blockIdx.x;
       n_step = gridDim.x;
@@ -65,21 +51,6 @@ struct BwdTile {
     }
     n_step = (p.seqlen_k + block_n - 1) / block_n;  // one key block: the longest's count
     dq_slice = 0;
-    if (p.tail_pieces > 1) {
-      int t = p.tail_cta0 + blockIdx.x;
-      if (t >= p.tail_first) {
-        pieces = p.tail_pieces;
-        piece = (t - p.tail_first) % pieces;
-        slot = (t - p.tail_first) / pieces;
-        t = p.tail_first + slot;
-      }
-      paired = p.paired_key_blocks;
-      const int head_blocks = paired ? (n_step + 1) / 2 : n_step;
-      n_block = t % head_blocks;
-      bidb = t / head_blocks % p.batch;
-      kv_head = t / head_blocks / p.batch;
-      return;
-    }
     if (p.key_block_major) {
       const int heads = p.batch * p.heads_kv;
       n_block = blockIdx.x / heads;
@@ -96,128 +67,17 @@ struct BwdTile {
   }
 
   // Whether key block n (n_block or one next() gave) is the CTA's in a sequence of seqlen_k.
-  __device__ __forceinline__ bool has(int n, int block_n, int seqlen_k) const {
+  __device__ bool has(int n, int block_n, int seqlen_k) const {
     const int blocks = (seqlen_k + block_n - 1) / block_n;
     return n < blocks && (!paired || 2 * n_block < blocks);
   }
 
   // The CTA's key block after n (past the sequence's blocks when there is none).
-  __device__ __forceinline__ int next(int n, int block_n, int seqlen_k) const {
+  __device__ int next(int n, int block_n, int seqlen_k) const {
     if (!paired) return n + n_step;
     const int blocks = (seqlen_k + block_n - 1) / block_n;
     return n == n_block && blocks - 1 - n_block > n_block ? blocks - 1 - n_block : blocks;
   }
-
-  // Key block n's dK / dV slot (a split tile's: its first or its paired second block).
-  __device__ __forceinline__ int slot_of(int n) const {
-    return slot * (paired ? 2 : 1) + (n == n_block ? 0 : 1);
-  }
-
-  // The steps of key block n (of kBlockN keys) that the CTA runs: all of them, or a piece's
-  // share of its tile's steps in walk order (Steps: a KeyBlockSteps). Recomputed wherever it is
-  // needed (a block's Steps a piece, at most two blocks a tile), so that no loop carries it.
-  // 32-bit: BwdGrid keeps steps x pieces small (a 64-bit division is a subroutine CALL, which
-  // broke the kernel's warps under setmaxnreg).
-  // kSplit false: a kernel compiled for grids without split tiles (all steps, at compile time).
-  template <typename Steps, int kBlockN, bool kSplit = true>
-  __device__ __forceinline__ StepRange range_of(const BwdParams& p, const SeqLen& seq,
-                                                int n) const {
-    if (!kSplit || pieces == 1) return {0, INT_MAX, true, 0};
-    int total = 0, before = 0, num_steps = 0;
-    for (int b = n_block; has(b, kBlockN, seq.seqlen_k); b = next(b, kBlockN, seq.seqlen_k)) {
-      const int steps = Steps(p, seq, kv_head, b).num_steps;
-      if (b == n) {
-        before = total;
-        num_steps = steps;
-      }
-      total += steps;
-    }
-    const int lo = total * piece / pieces - before, hi = total * (piece + 1) / pieces - before;
-    return {lo > 0 ? lo : 0, hi < num_steps ? hi : num_steps, lo <= 0 && hi >= num_steps,
-            num_steps};
-  }
-
-  // fn(n, range) for each key block n of the CTA that it runs steps of (range_of).
-  template <typename Steps, int kBlockN, bool kSplit, typename Fn>
-  __device__ __forceinline__ void for_each_key_block(const BwdParams& p, const SeqLen& seq,
-                                                     Fn&& fn) const {
-    for (int n = n_block; has(n, kBlockN, seq.seqlen_k); n = next(n, kBlockN, seq.seqlen_k)) {
-      const StepRange range = range_of<Steps, kBlockN, kSplit>(p, seq, n);
-      if (range.whole || range.begin < range.end) fn(n, range);
-    }
-  }
-
-  // fn(steps, h, m) for each step the CTA runs, over its key blocks in order (steps: the
-  // block's Steps; h, m: the step's query head and block).
-  template <typename Steps, int kBlockN, bool kSplit, typename Fn>
-  __device__ __forceinline__ void walk_steps(const BwdParams& p, const SeqLen& seq,
-                                             Fn&& fn) const {
-    for_each_key_block<Steps, kBlockN, kSplit>(p, seq, [&](int n, StepRange range) {
-      const Steps steps(p, seq, kv_head, n);
-      steps.walk(range.begin, range.end < steps.num_steps ? range.end : steps.num_steps,
-                 [&](int, int h, int m, int, int) { fn(steps, h, m); });
-    });
-  }
-};
-
-// The Hopper kernel's keys a CTA (Sm90BwdTraits::kBlockN) for its head dim (q's).
-constexpr int sm90_bwd_block_n(int kernel_head_dim) { return kernel_head_dim > 128 ? 64 : 128; }
-
-// A backward launch's grid (host side): BwdTile's order, and where the Hopper kernel splits
-// its last tiles (`splits`). Tiles of equal work (no mask, no window, or paired causal key
-// blocks; dense, unordered dq additions) fill ceil(tiles / SMs) rounds at one CTA an SM, the
-// last with tiles % SMs of them (the H200's D = 64 rows: 4096 CTAs, the last round 4 of 132,
-// ~2% of the call idle: benchmarks/NOTES.md). Split into k pieces of equal steps, those tiles
-// run as ceil(r k / SMs) rounds of steps / k + kPieceCost steps each; k is the best of those
-// with pieces of at least kMinPieceSteps steps, kept where it saves a fifth of the round. The
-// whole tiles and the pieces run as two launches (launch_bwd_main).
-struct BwdGrid {
-  static constexpr int kPieceCost = 4;  // a CTA's start and end and a piece's adds, in steps
-  static constexpr int kMinPieceSteps = 4;
-  bool slices, key_block_major, rising_walk, paired;
-  int head_blocks;
-  int64_t tiles;
-  int64_t tail_first = 0;
-  int tail_pieces = 1;
-
-  BwdGrid(const BwdParams& p, int block_n, bool causal, bool splits) {
-    const int n_blocks = (p.seqlen_k + block_n - 1) / block_n;
-    const int64_t ctas = int64_t{n_blocks} * p.batch * p.heads_kv;
-    slices = p.deterministic && p.dq_semaphore == nullptr;
-    key_block_major = !slices && causal && ctas <= 4 * int64_t{p.num_sms};
-    rising_walk = p.dq_semaphore != nullptr && !key_block_major &&
-                  (causal || p.window_left >= 0 || p.window_right >= 0);
-    // Paired only where a head has at most 32 key blocks: at 1k-4k a CTA's start and end are a
-    // share of its walk (+1-1.3% measured), at 16k the unpaired grid of mixed lengths ran 1-2%
-    // faster (results/bwd_paired_key_blocks_ab_2026-11-28_h200.md).
-    paired = !slices && !key_block_major && p.dq_semaphore == nullptr && causal &&
-             p.window_left < 0 && n_blocks <= 32;
-    head_blocks = paired ? (n_blocks + 1) / 2 : n_blocks;
-    tiles = int64_t{head_blocks} * p.batch * p.heads_kv;
-    const bool equal = paired || (!causal && p.window_left < 0 && p.window_right < 0);
-    if (!splits || slices || key_block_major || p.deterministic || p.dq_semaphore != nullptr ||
-        p.cu_seqlens_q != nullptr || !equal || p.num_sms <= 0 || tiles % p.num_sms == 0 ||
-        tiles > INT_MAX / 2) {
-      return;
-    }
-    const int64_t r = tiles % p.num_sms;
-    const double steps = double((p.seqlen_q + 63) / 64) * (p.heads_q / p.heads_kv);
-    if (4 * steps * p.num_sms > INT_MAX) return;  // BwdTile's shares in 32 bits
-    double best = steps + kPieceCost;
-    const int most = int(std::min<double>(p.num_sms, steps / kMinPieceSteps));
-    for (int k = 2; k <= most; ++k) {
-      const double cost = double((r * k + p.num_sms - 1) / p.num_sms) * (steps / k + kPieceCost);
-      if (cost < best && cost <= 0.8 * (steps + kPieceCost)) {
-        best = cost;
-        tail_pieces = k;
-      }
-    }
-    tail_first = tiles - r;
-  }
-
-  // The dK / dV slots of the split tiles (0: no split).
-  int64_t slots() const { return tail_pieces > 1 ? (tiles - tail_first) * (paired ? 2 : 1) : 0; }
-  int64_t ctas() const { return tail_first + (tiles - tail_first) * tail_pieces; }
 };
 
 // Rows [n0, n0 + kBlockN) of (bidb, kv_head) in a tensor laid out like k.
@@ -285,34 +145,21 @@ struct KeyBlockSteps {
     m_start = cyclic ? m_last - n_block : reverse ? m_last : m_first;
   }
 
-  // fn(i - begin, h, m, h_next, m_next) for each step i in [begin, end): query head h, query
-  // block m, and the next step's (past the last step: a head past the group).
+  // fn(i, h, m, h_next, m_next) for each step i: query head h, query block m, and the next
+  // step's (past the last step: a head past the group).
   template <typename Fn>
-  __device__ __forceinline__ void walk(int begin, int end, Fn&& fn) const {
-    if (begin >= end) return;
+  __device__ __forceinline__ void walk(Fn&& fn) const {
     const int step = reverse ? -1 : 1;
     const int m_end = reverse ? m_first : m_last;  // where the walk wraps around
     const int m_wrap = reverse ? m_last : m_first;
     const int m_stop = m_start == m_wrap ? m_end : m_start - step;  // a head's last step
-    // Step `begin`: head begin / num_m, the (begin % num_m)-th block of its walk from m_start.
-    int h = h_first, m = m_start;
-    if (begin > 0) {
-      const int num_m = m_last - m_first + 1, j = begin % num_m;
-      h += begin / num_m;
-      m = reverse ? m_last - (m_last - m_start + j) % num_m
-                  : m_first + (m_start - m_first + j) % num_m;
-    }
-    for (int i = 0; i < end - begin; ++i) {
+    for (int i = 0, h = h_first, m = m_start; i < num_steps; ++i) {
       const int h_next = m == m_stop ? h + 1 : h;
       const int m_next = m == m_end ? m_wrap : m + step;
       fn(i, h, m, h_next, m_next);
       h = h_next;
       m = m_next;
     }
-  }
-  template <typename Fn>
-  __device__ __forceinline__ void walk(Fn&& fn) const {
-    walk(0, num_steps, fn);
   }
 
   // How many key blocks add to query block m (one of this block's steps) before this one. In
@@ -335,14 +182,11 @@ struct KeyBlockSteps {
     return j - visible.template n_block_begin<kBlockN>(m * kBlockM);
   }
 
-  // walk's steps [begin, end) as step(i - begin, h, m, h_next, m_next, is_masked), is_masked
-  // (std::true_type or std::false_type) when the block needs the softcap, ALiBi or visibility
-  // code.
+  // walk's steps as step(i, h, m, h_next, m_next, is_masked), is_masked (std::true_type or
+  // std::false_type) when the block needs the softcap, ALiBi or visibility code.
   template <typename Step>
-  __device__ __forceinline__ void for_each_step(bool all_masked, int seqlen_q, Step&& step,
-                                                int begin = 0, int end = -1) const {
-    walk(begin, end < 0 ? num_steps : end,
-         [&](int i, int h, int m, int h_next, int m_next) __attribute__((always_inline)) {
+  __device__ __forceinline__ void for_each_step(bool all_masked, int seqlen_q, Step&& step) const {
+    walk([&](int i, int h, int m, int h_next, int m_next) __attribute__((always_inline)) {
       const int m0 = m * kBlockM;
       if (all_masked || visible.template block_needs_mask<kBlockN>(n0, m0, min(m0 + kBlockM, seqlen_q))) {
         step(i, h, m, h_next, m_next, std::true_type{});
@@ -425,52 +269,6 @@ __device__ __forceinline__ void store_dk_dv(const BwdParams& params, const SeqLe
         params.dk_row_stride, params.head_dim);
   store(TraitsV{}, sdV, params.dv, params.dv_batch_stride, params.dv_head_stride,
         params.dv_row_stride, params.head_dim_v);
-}
-
-// A piece of a split tile (BwdTile::pieces) at the end of key block `slot`'s share of
-// `steps` of its `num_steps`: adds acc_dk and acc_dv (mma_dk's and mma_dv's accumulators of
-// kBlockN x kHeadDim and kBlockN x kHeadDimV, unscaled) into the block's fp32 slot of
-// params.dkv_partial, then counts its steps in the slot's counter. The piece whose count
-// completes the block reads the sums back into acc_dk and acc_dv and returns true (it stores
-// them: store_dk_dv); the others return false. tidx: the thread's index among those of the
-// accumulators, sync(): a barrier of them; flag: shared memory none of them reads meanwhile.
-template <int kBlockN, int kHeadDim, int kHeadDimV, typename MmaK, typename MmaV, typename AccK,
-          typename AccV, typename Sync>
-__device__ __forceinline__ bool add_dk_dv_share(const BwdParams& params, int slot, int steps,
-                                                int num_steps, MmaK mma_dk, MmaV mma_dv,
-                                                AccK& acc_dk, AccV& acc_dv, int tidx, int* flag,
-                                                Sync&& sync) {
-  float* dk = params.dkv_partial + int64_t(slot) * kBlockN * (kHeadDim + kHeadDimV);
-  float* dv = dk + kBlockN * kHeadDim;
-  // op(address, x, y) on each pair of the accumulators: the two columns c, c + 1 of one row.
-  auto pairs = [&](auto const& mma, auto& acc, float* slot_rows, auto dim, auto&& op) {
-    constexpr int kD = decltype(dim)::value;
-    Tensor coords = mma.get_thread_slice(tidx).partition_C(
-        make_identity_tensor(Shape<Int<kBlockN>, Int<kD>>{}));
-    static_assert(decltype(size(coords))::value == decltype(size(acc))::value);
-    CUTE_UNROLL
-    for (int j = 0; j < size(acc); j += 2) {
-      op(reinterpret_cast<float2*>(slot_rows + get<0>(coords(j)) * kD + get<1>(coords(j))),
-         acc(j), acc(j + 1));
-    }
-  };
-  auto add = [](float2* a, float& x, float& y) { atomicAdd(a, make_float2(x, y)); };
-  pairs(mma_dk, acc_dk, dk, Int<kHeadDim>{}, add);
-  pairs(mma_dv, acc_dv, dv, Int<kHeadDimV>{}, add);
-  __threadfence();
-  sync();
-  if (tidx == 0) *flag = atomicAdd(params.dkv_counter + slot, steps) + steps == num_steps;
-  sync();
-  if (!*flag) return false;
-  __threadfence();
-  auto read = [](float2* a, float& x, float& y) {
-    const float2 sum = __ldcg(a);
-    x = sum.x;
-    y = sum.y;
-  };
-  pairs(mma_dk, acc_dk, dk, Int<kHeadDim>{}, read);
-  pairs(mma_dv, acc_dv, dv, Int<kHeadDimV>{}, read);
-  return true;
 }
 
 }  // namespace flash

@@ -34,44 +34,32 @@ using Sm90BwdDvConfig = std::conditional_t<kHeadDim == 192 && kHeadDimV == 128,
                                            Sm90BwdTraits<192, 64, Element, 128>, void>;
 
 // `causal`: the key blocks' work falls along the sequence (BwdTile::key_block_major).
-// split_kernel: the kernel's variant for the pieces of split tiles (BwdGrid), where the caller's
-// workspace holds their slots; nullptr: none. With split tiles, `kernel` runs the whole ones
-// and split_kernel the pieces, launched after it (the pieces need none of its results).
 template <typename Kernel, typename... Extra>
-cudaError_t launch_bwd_main(Kernel kernel, Kernel split_kernel, int threads, int smem,
-                            int block_n, bool causal, const BwdParams& params,
-                            cudaStream_t stream, const Extra&... extra) {
+cudaError_t launch_bwd_main(Kernel kernel, int threads, int smem, int block_n, bool causal,
+                            const BwdParams& params, cudaStream_t stream, const Extra&... extra) {
+  if (smem > 48 * 1024) {
+    const cudaError_t err =
+        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+    if (err != cudaSuccess) return err;
+  }
+  const int n_blocks = (params.seqlen_k + block_n - 1) / block_n;
   BwdParams p = params;
-  BwdGrid grid(p, block_n, causal, split_kernel != nullptr);
-  if (grid.slots() > p.dkv_slots) grid.tail_pieces = 1;
-  for (Kernel k : {kernel, grid.tail_pieces > 1 ? split_kernel : nullptr}) {
-    if (k != nullptr && smem > 48 * 1024) {
-      const cudaError_t err =
-          cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
-      if (err != cudaSuccess) return err;
-    }
-  }
-  p.key_block_major = grid.key_block_major;
-  p.rising_walk = grid.rising_walk;
-  p.paired_key_blocks = grid.paired;
-  p.tail_first = static_cast<int>(grid.tail_first);
-  p.tail_pieces = grid.tail_pieces;
-  if (grid.tail_pieces > 1) {  // BwdTile's 1-D grids: the whole tiles, then the pieces
-    if (grid.tail_first > 0) {
-      kernel<<<dim3(static_cast<unsigned>(grid.tail_first)), threads, smem, stream>>>(p, extra...);
-      const cudaError_t err = cudaGetLastError();
-      if (err != cudaSuccess) return err;
-    }
-    p.tail_cta0 = static_cast<int>(grid.tail_first);
-    const int64_t pieces = grid.ctas() - grid.tail_first;
-    split_kernel<<<dim3(static_cast<unsigned>(pieces)), threads, smem, stream>>>(p, extra...);
-    return cudaGetLastError();
-  }
+  const int64_t ctas = int64_t{n_blocks} * p.batch * p.heads_kv;
+  const bool slices = p.deterministic && p.dq_semaphore == nullptr;
+  p.key_block_major = !slices && causal && ctas <= 4 * int64_t{p.num_sms};
+  p.rising_walk = p.dq_semaphore != nullptr && !p.key_block_major &&
+                  (causal || p.window_left >= 0 || p.window_right >= 0);
+  // Paired only where a head has at most 32 key blocks: at 1k-4k a CTA's start and end are a
+  // share of its walk (+1-1.3% measured), at 16k the unpaired grid of mixed lengths ran 1-2%
+  // faster (results/bwd_paired_key_blocks_ab_2026-11-28_h200.md).
+  p.paired_key_blocks = !slices && !p.key_block_major && p.dq_semaphore == nullptr && causal &&
+                        p.window_left < 0 && n_blocks <= 32;
   // BwdTile's grids.
-  const dim3 dims = grid.slices         ? dim3(p.dq_splits, p.batch, p.heads_kv)
-                    : p.key_block_major ? dim3(static_cast<unsigned>(grid.tiles))
-                                        : dim3(grid.head_blocks, p.batch, p.heads_kv);
-  kernel<<<dims, threads, smem, stream>>>(p, extra...);
+  const int head_blocks = p.paired_key_blocks ? (n_blocks + 1) / 2 : n_blocks;
+  const dim3 grid = slices                ? dim3(p.dq_splits, p.batch, p.heads_kv)
+                    : p.key_block_major ? dim3(static_cast<unsigned>(ctas))
+                                        : dim3(head_blocks, p.batch, p.heads_kv);
+  kernel<<<grid, threads, smem, stream>>>(p, extra...);
   return cudaGetLastError();
 }
 
@@ -88,8 +76,8 @@ cudaError_t launch_bwd(const BwdParams& params, cudaStream_t stream, Main main) 
 template <typename Traits, bool kCausal>
 cudaError_t launch_bwd_sm80(const BwdParams& params, cudaStream_t stream) {
   auto launch = [&](auto kernel) {
-    return launch_bwd_main(kernel, decltype(kernel){nullptr}, Traits::kNThreads,
-                           Traits::kSmemSize, Traits::kBlockN, kCausal, params, stream);
+    return launch_bwd_main(kernel, Traits::kNThreads, Traits::kSmemSize, Traits::kBlockN, kCausal,
+                           params, stream);
   };
   return launch_bwd<typename Traits::Element, Traits::kHeadDim>(params, stream, [&] {
     return params.dropout_p > 0.f ? launch(&bwd_kernel<Traits, kCausal, true>)
@@ -101,7 +89,7 @@ cudaError_t launch_bwd_sm80(const BwdParams& params, cudaStream_t stream) {
 // shared memory, TMA-loadable q and dout).
 template <typename Sm90, bool kCausal>
 bool sm90_bwd_runs(const BwdParams& params, int max_smem) {
-  static const bool sm90 = has_sm90_binary(&bwd_sm90_kernel<Sm90, kCausal, false>);
+  static const bool sm90 = has_sm90_binary(&bwd_sm90_kernel<Sm90, kCausal>);
   return sm90 && params.hopper_kernels && params.dropout_p == 0.f &&
          Sm90::kSmemSize <= max_smem && sm90_bwd_fits<Sm90>(params);
 }
@@ -114,10 +102,8 @@ cudaError_t launch_bwd_sm90(const BwdParams& params, cudaStream_t stream) {
   BwdParams p = params;
   p.walk_down = kCausal || p.dq_semaphore != nullptr;
   return launch_bwd<typename Sm90::Element, Sm90::kHeadDim>(p, stream, [&] {
-    return launch_bwd_main(&bwd_sm90_kernel<Sm90, kCausal, false>,
-                           &bwd_sm90_kernel<Sm90, kCausal, true>, Sm90::kNThreads,
-                           Sm90::kSmemSize, Sm90::kBlockN, kCausal, p, stream,
-                           make_sm90_bwd_tma<Sm90>(p));
+    return launch_bwd_main(&bwd_sm90_kernel<Sm90, kCausal>, Sm90::kNThreads, Sm90::kSmemSize,
+                           Sm90::kBlockN, kCausal, p, stream, make_sm90_bwd_tma<Sm90>(p));
   });
 }
 

@@ -64,8 +64,7 @@ struct Sm90BwdTraits : TraitsBase<kHeadDim_, 8, Element_> {
   static constexpr int kHeadDimV = kHeadDimV_;
   static constexpr int kBlockM = kBlockM_;
   static constexpr bool kSplitD = kHeadDim > 128;
-  static constexpr int kBlockN = sm90_bwd_block_n(kHeadDim);
-  static_assert(kSplitD == (kBlockN == 64));
+  static constexpr int kBlockN = kSplitD ? 64 : 128;
   static constexpr int kNThreads = 384;  // the producer/dQ-writer warpgroup, two consumers
   static constexpr int kNConsumers = 256;
   static_assert(kHeadDim % 64 == 0 && kHeadDimV % 64 == 0 && kBlockM == 64);
@@ -288,7 +287,7 @@ using Sm90BwdSteps = KeyBlockSteps<Traits::kBlockM, Traits::kBlockN, kCausal>;
 // and dO by TMA (lane 0) and lse (log2-scaled; +inf for a row with no visible key or past the
 // sequence, so that P = dS = 0 there whatever TMA read: zeros past the tensor, a varlen call's
 // next sequence) and D by the 32 lanes, into buffer g % 2 (g: steps passed) once it is empty.
-template <typename Traits, bool kCausal, bool kSplit>
+template <typename Traits, bool kCausal>
 __device__ __forceinline__ void bwd_sm90_producer(const BwdParams& params,
                                                   const Sm90BwdTma<Traits>& tma,
                                                   const BwdTile& tile, const SeqLen& seq,
@@ -314,33 +313,36 @@ __device__ __forceinline__ void bwd_sm90_producer(const BwdParams& params,
     copy(tma_rows.with(*full), tXgX, tXsX);
   };
   int g = 0;
-  using Steps = Sm90BwdSteps<Traits, kCausal>;
-  tile.walk_steps<Steps, Traits::kBlockN, kSplit>(params, seq, [&](const Steps&, int h, int m) {
-    const int s = g % 2;
-    Barrier::wait(bars.q_empty(s), ((g / 2) & 1) ^ 1);
-    if (lane == 0) {
-      Barrier::expect_transaction(bars.q_full(s), Traits::kBytesQ + Traits::kBytesdO);
-      load_tile(tma.q, typename Traits::SmemLayoutQ{}, Int<kHeadDim>{}, false, h, m,
-                smem_e + s * Traits::kSmemQ, bars.q_full(s));
-      load_tile(tma.dout, typename Traits::SmemLayoutdO{}, Int<Traits::kHeadDimV>{}, true, h, m,
-                smem_e + Traits::kOffsetdO + s * Traits::kSmemdO, bars.q_full(s));
-    }
-    const int64_t offset = seq.lse_offset(params, tile.bidb, h);
-    CUTE_UNROLL
-    for (int j = 0; j < kBlockM / 32; ++j) {
-      const int r = lane + 32 * j, row = m * kBlockM + r;
-      float lse = INFINITY, dsum = 0.f;
-      if (row < seq.seqlen_q) {
-        const float l = params.lse[offset + row];
-        lse = l == -INFINITY ? INFINITY : l * float(M_LOG2E);
-        dsum = params.dsum[offset + row];
+  for (int n_block = tile.n_block; tile.has(n_block, Traits::kBlockN, seq.seqlen_k);
+       n_block = tile.next(n_block, Traits::kBlockN, seq.seqlen_k)) {
+    const Sm90BwdSteps<Traits, kCausal> steps(params, seq, tile.kv_head, n_block);
+    steps.walk([&](int, int h, int m, int, int) {
+      const int s = g % 2;
+      Barrier::wait(bars.q_empty(s), ((g / 2) & 1) ^ 1);
+      if (lane == 0) {
+        Barrier::expect_transaction(bars.q_full(s), Traits::kBytesQ + Traits::kBytesdO);
+        load_tile(tma.q, typename Traits::SmemLayoutQ{}, Int<kHeadDim>{}, false, h, m,
+                  smem_e + s * Traits::kSmemQ, bars.q_full(s));
+        load_tile(tma.dout, typename Traits::SmemLayoutdO{}, Int<Traits::kHeadDimV>{}, true, h, m,
+                  smem_e + Traits::kOffsetdO + s * Traits::kSmemdO, bars.q_full(s));
       }
-      smem_lse[s * kBlockM + r] = lse;
-      smem_dsum[s * kBlockM + r] = dsum;
-    }
-    Barrier::arrive(bars.q_full(s));
-    ++g;
-  });
+      const int64_t offset = seq.lse_offset(params, tile.bidb, h);
+      CUTE_UNROLL
+      for (int j = 0; j < kBlockM / 32; ++j) {
+        const int r = lane + 32 * j, row = m * kBlockM + r;
+        float lse = INFINITY, dsum = 0.f;
+        if (row < seq.seqlen_q) {
+          const float l = params.lse[offset + row];
+          lse = l == -INFINITY ? INFINITY : l * float(M_LOG2E);
+          dsum = params.dsum[offset + row];
+        }
+        smem_lse[s * kBlockM + r] = lse;
+        smem_dsum[s * kBlockM + r] = dsum;
+      }
+      Barrier::arrive(bars.q_full(s));
+      ++g;
+    });
+  }
 }
 
 // The dQ writer (one thread): for each step, once the consumers have staged its dq, one TMA
@@ -350,7 +352,7 @@ __device__ __forceinline__ void bwd_sm90_producer(const BwdParams& params,
 // the key blocks (KeyBlockSteps::earlier_key_blocks): the step waits until the query block's
 // counter shows the additions of every block before this one, and counts its own once they
 // have finished.
-template <typename Traits, bool kCausal, bool kSplit>
+template <typename Traits, bool kCausal>
 __device__ __forceinline__ void bwd_sm90_dq_writer(const BwdParams& params,
                                                    const Sm90BwdTma<Traits>& tma,
                                                    const BwdTile& tile, const SeqLen& seq,
@@ -363,55 +365,57 @@ __device__ __forceinline__ void bwd_sm90_dq_writer(const BwdParams& params,
   const int b = seq.varlen ? 0 : tile.bidb;
   Tensor mdQ = tma.dq.get_tma_tensor(sm90_dq_shape<kHeadDim>(params));
   int g = 0;
-  using Steps = Sm90BwdSteps<Traits, kCausal>;
-  tile.walk_steps<Steps, Traits::kBlockN, kSplit>(params, seq, [&](const Steps& steps, int h,
-                                                                   int m) {
-    const int stage = g % Traits::kDqStages;
-    NamedBarrier::sync(Traits::kDqStagers + 32, uint32_t(Sm90BwdBarrier::kDqFull) + stage);
-    if (cute::elect_one_sync()) {
-      int* counter = nullptr;
-      if (params.dq_semaphore != nullptr) {
-        const int m_blocks = (params.seqlen_q + kBlockM - 1) / kBlockM;
-        counter = params.dq_semaphore + (int64_t(tile.bidb) * params.heads_q + h) * m_blocks + m;
-        const int turn = steps.earlier_key_blocks(m);
-        while (load_acquire_gpu(counter) != turn) {
+  for (int n_block = tile.n_block; tile.has(n_block, Traits::kBlockN, seq.seqlen_k);
+       n_block = tile.next(n_block, Traits::kBlockN, seq.seqlen_k)) {
+    const Sm90BwdSteps<Traits, kCausal> steps(params, seq, tile.kv_head, n_block);
+    steps.walk([&](int, int h, int m, int, int) {
+      const int stage = g % Traits::kDqStages;
+      NamedBarrier::sync(Traits::kDqStagers + 32, uint32_t(Sm90BwdBarrier::kDqFull) + stage);
+      if (cute::elect_one_sync()) {
+        int* counter = nullptr;
+        if (params.dq_semaphore != nullptr) {
+          const int m_blocks = (params.seqlen_q + kBlockM - 1) / kBlockM;
+          counter = params.dq_semaphore + (int64_t(tile.bidb) * params.heads_q + h) * m_blocks + m;
+          const int turn = steps.earlier_key_blocks(m);
+          while (load_acquire_gpu(counter) != turn) {
+          }
+          fence_async_proxy_global();  // the reductions below come after the ones counted
         }
-        fence_async_proxy_global();  // the reductions below come after the ones counted
-      }
-      const int z = (tile.dq_slice * rows.batch + b) * rows.heads + h;
-      const int row0 = seq.q_row0 + m * kBlockM;
-      CUTE_UNROLL
-      for (int wg = 0; wg < (Traits::kDqSplitD ? 2 : 1); ++wg) {
+        const int z = (tile.dq_slice * rows.batch + b) * rows.heads + h;
+        const int row0 = seq.q_row0 + m * kBlockM;
         CUTE_UNROLL
-        for (int box = 0; box < Traits::kDqBoxes; ++box) {
-          const int col = wg * Traits::kDqCols + box * 32;
-          Tensor gBox = local_tile(domain_offset(make_coord(row0, col), mdQ(_, _, z)),
-                                   Shape<_64, _32>{}, make_coord(_0{}, _0{}));
-          Tensor sBox = make_tensor(make_smem_ptr(reinterpret_cast<float*>(
-                                        smem + Traits::dq_box_offset(wg, box, g))),
-                                    typename Traits::SmemLayoutDqBox{});
-          auto [tG, tS] = tma_partition(tma.dq, _0{}, Layout<_1>{}, group_modes<0, 2>(sBox),
-                                        group_modes<0, 2>(gBox));
-          copy(tma.dq, tS, tG);
+        for (int wg = 0; wg < (Traits::kDqSplitD ? 2 : 1); ++wg) {
+          CUTE_UNROLL
+          for (int box = 0; box < Traits::kDqBoxes; ++box) {
+            const int col = wg * Traits::kDqCols + box * 32;
+            Tensor gBox = local_tile(domain_offset(make_coord(row0, col), mdQ(_, _, z)),
+                                     Shape<_64, _32>{}, make_coord(_0{}, _0{}));
+            Tensor sBox = make_tensor(make_smem_ptr(reinterpret_cast<float*>(
+                                          smem + Traits::dq_box_offset(wg, box, g))),
+                                      typename Traits::SmemLayoutDqBox{});
+            auto [tG, tS] = tma_partition(tma.dq, _0{}, Layout<_1>{}, group_modes<0, 2>(sBox),
+                                          group_modes<0, 2>(gBox));
+            copy(tma.dq, tS, tG);
+          }
+        }
+        bulk_commit_group();
+        if (counter != nullptr) {
+          bulk_wait_group<0>();  // the additions are done
+          fence_async_proxy_global();
+          add_release_gpu(counter, 1);
+        } else {
+          bulk_wait_group_read<0>();
+        }
+        if constexpr (Traits::kDqInQ) {
+          Barrier::arrive(bars.q_empty(g % 2));
+        } else {
+          Barrier::arrive(bars.dq_empty(stage));
         }
       }
-      bulk_commit_group();
-      if (counter != nullptr) {
-        bulk_wait_group<0>();  // the additions are done
-        fence_async_proxy_global();
-        add_release_gpu(counter, 1);
-      } else {
-        bulk_wait_group_read<0>();
-      }
-      if constexpr (Traits::kDqInQ) {
-        Barrier::arrive(bars.q_empty(g % 2));
-      } else {
-        Barrier::arrive(bars.dq_empty(stage));
-      }
-    }
-    __syncwarp();
-    ++g;
-  });
+      __syncwarp();
+      ++g;
+    });
+  }
 }
 
 // A consumer thread's share of key block n_block's K and V rows into their buffers, by
@@ -449,14 +453,13 @@ __device__ __forceinline__ void bwd_sm90_load_kv(const BwdParams& params, const 
   cp_async_fence();
 }
 
-// A consumer thread's work on the steps `range` of key block n_block, whose K and V have
-// landed (tidx: its index among the consumers; g: the steps passed, over the CTA's key blocks).
-template <typename Traits, bool kCausal, bool kSplit>
+// A consumer thread's work on key block n_block, whose K and V have landed (tidx: its index
+// among the consumers; g: the steps passed, over the CTA's key blocks).
+template <typename Traits, bool kCausal>
 __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, const SeqLen& seq,
                                                    int bidb, int kv_head, int n_block,
-                                                   StepRange range, char* smem,
-                                                   const Sm90BwdBarriers& bars, int tidx,
-                                                   int& g) {
+                                                   char* smem, const Sm90BwdBarriers& bars,
+                                                   int tidx, int& g) {
   using Barrier = cutlass::arch::ClusterTransactionBarrier;
   using NamedBarrier = cutlass::arch::NamedBarrier;
   using Element = typename Traits::Element;
@@ -732,35 +735,17 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
     Barrier::arrive(bars.q_empty(i % 2));
   };
 
-  const int end = range.end < steps.num_steps ? range.end : steps.num_steps;
-  steps.for_each_step(all_masked, seq.seqlen_q, step, range.begin, end);
-  g += end - range.begin;
+  steps.for_each_step(all_masked, seq.seqlen_q, step);
+  g += steps.num_steps;
 
-  // A split tile's share (its piece and range found again from params: nothing more is carried
-  // through the steps) is added into the block's slot; the piece that completes it stores it
-  // (its flag in dS's buffer, which the consumers' last step has read).
-  if constexpr (kSplit) {
-    const BwdTile tile(params, kBlockN);
-    const StepRange share = tile.range_of<Sm90BwdSteps<Traits, kCausal>, kBlockN>(params, seq,
-                                                                                 n_block);
-    if (!share.whole &&
-        !add_dk_dv_share<kBlockN, kHeadDim, kHeadDimV>(
-            params, tile.slot_of(n_block), share.end - share.begin, share.num_steps, mma_dkv,
-            mma_dv, acc_dk, acc_dv, tidx, reinterpret_cast<int*>(smem_ds), sync_consumers)) {
-      return;
-    }
-  }
   // dK = scale * dS^T Q.
   store_dk_dv<Traits, typename Traits::BaseV>(params, seq, bidb, kv_head, n0, keys, mma_dkv,
                                               mma_dv, acc_dk, acc_dv, 1.f, smem_k, smem_v, tidx,
                                               sync_consumers);
 }
 
-// Grid: BwdTile's, as bwd_kernel. kSplit: the pieces of split tiles (BwdGrid), a kernel of
-// their own, so that the whole tiles' step loops carry nothing of them (one kernel for both
-// spilled more in D = 128's step loop and ran 1.5-4% slower on unsplit rows, and the split
-// kernel for the whole grid 3-5% slower on the split D = 128 rows: benchmarks/NOTES.md).
-template <typename Traits, bool kCausal, bool kSplit>
+// Grid: BwdTile's, as bwd_kernel.
+template <typename Traits, bool kCausal>
 __global__ void __launch_bounds__(Traits::kNThreads, 1)
     bwd_sm90_kernel(__grid_constant__ const BwdParams params,
                     __grid_constant__ const Sm90BwdTma<Traits> tma) {
@@ -783,16 +768,15 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
   const int warp = threadIdx.x / 32;
   if (warp < 4) {
     cutlass::arch::warpgroup_reg_dealloc<24>();
-    if (warp == 0) bwd_sm90_producer<Traits, kCausal, kSplit>(params, tma, tile, seq, smem, bars);
-    if (warp == 1) bwd_sm90_dq_writer<Traits, kCausal, kSplit>(params, tma, tile, seq, smem, bars);
+    if (warp == 0) bwd_sm90_producer<Traits, kCausal>(params, tma, tile, seq, smem, bars);
+    if (warp == 1) bwd_sm90_dq_writer<Traits, kCausal>(params, tma, tile, seq, smem, bars);
     return;
   }
   cutlass::arch::warpgroup_reg_alloc<240>();
   const int tidx = threadIdx.x - 128;
   int g = 0;
-  using Steps = Sm90BwdSteps<Traits, kCausal>;
-  tile.for_each_key_block<Steps, Traits::kBlockN, kSplit>(params, seq, [&](int n_block,
-                                                                           StepRange range) {
+  for (int n_block = tile.n_block; tile.has(n_block, Traits::kBlockN, seq.seqlen_k);
+       n_block = tile.next(n_block, Traits::kBlockN, seq.seqlen_k)) {
     // Issued before the key block's step bounds and setup, which the compiler places between
     // this thread's wait and the barrier: they run while the other threads' rows land (D = 128
     // causal +1-2%, benchmarks/NOTES.md).
@@ -800,11 +784,11 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
     cp_async_wait<0>();
     fence_async_proxy();
     bwd_sm90_sync_consumers<Traits>();  // K and V have landed
-    bwd_sm90_key_block<Traits, kCausal, kSplit>(params, seq, tile.bidb, tile.kv_head, n_block,
-                                                range, smem, bars, tidx, g);
+    bwd_sm90_key_block<Traits, kCausal>(params, seq, tile.bidb, tile.kv_head, n_block, smem, bars,
+                                        tidx, g);
     // The next key block's K and V go where this one's dK and dV were staged.
     bwd_sm90_sync_consumers<Traits>();
-  });
+  }
 #endif
 }
 

@@ -9,16 +9,12 @@
 namespace flash {
 
 // The workspaces a call needs besides dsum: dq_splits fp32 slices of dq_accum (1, or for
-// deterministic calls of the mma.sync kernel enough CTA columns to fill the GPU),
+// deterministic calls of the mma.sync kernel enough CTA columns to fill the GPU), and
 // dq_semaphores zeroed int32 counters (deterministic calls of the Hopper kernel, which order
-// their dq additions instead), and dkv_slots zeroed fp32 slots of dkv_slot_floats each, then
-// as many zeroed int32 counters (BwdParams::dkv_partial and dkv_counter: the Hopper kernel's
-// split tiles). Reads the call's shapes, pointers, strides and options.
+// their dq additions instead). Reads the call's shapes, pointers, strides and options.
 struct BwdWorkspace {
   int dq_splits = 1;
   int64_t dq_semaphores = 0;
-  int64_t dkv_slots = 0;
-  int64_t dkv_slot_floats = 0;
 };
 BwdWorkspace bwd_workspace(const BwdParams& params, int max_smem);
 

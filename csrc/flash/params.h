@@ -153,21 +153,6 @@ struct BwdParams : FwdParams {
   // Causal calls without ordered additions on the head-major grid, chosen at launch: each CTA
   // runs a key block and its mirror from the head's end (BwdTile).
   bool paired_key_blocks = false;
-  // The last round's tiles split (the Hopper kernel, BwdGrid says when), chosen at launch: in
-  // the head-major order on a 1-D grid, CTAs tail_first.. run pieces of the last tiles,
-  // tail_pieces a tile, each an equal share of the tile's steps, adding their dK and dV into
-  // the tile's fp32 slots (a key block's: its kBlockN rows of dK, then of dV, at the kernel's
-  // head dims) in dkv_partial and the steps they ran into its counter in dkv_counter; the
-  // piece whose count completes the block stores it. The whole tiles and the pieces run as two
-  // launches (their kernels differ), the second's block x being CTA tail_cta0 + x of the order.
-  // tail_pieces 1: no split. dkv_slots: the slots the caller's zeroed workspace holds
-  // (bwd_workspace sizes it); a split that needs more does not run.
-  int tail_first = 0;
-  int tail_pieces = 1;
-  int tail_cta0 = 0;
-  float* dkv_partial = nullptr;
-  int* dkv_counter = nullptr;
-  int64_t dkv_slots = 0;
 };
 
 }  // namespace flash

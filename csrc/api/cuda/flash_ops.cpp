@@ -198,25 +198,16 @@ Quad backward(const Tensor& grad_out_in, const Tensor& q_in, const Tensor& k_in,
               " needs ", (needed + 1023) / 1024, " KB of shared memory per block; ", q.device(),
               " has ", max_smem / 1024, " KB)");
 
-  // Workspaces: rowsum(dO * O) laid out like lse, dq in fp32 (zeroed: atomics add into it)
-  // followed by the split tiles' dK / dV slots and their counters, and the counters that order a
-  // deterministic call's dq additions on the Hopper kernel.
+  // Workspaces: rowsum(dO * O) laid out like lse, dq in fp32 (zeroed: atomics add into it), and
+  // the counters that order a deterministic call's dq additions on the Hopper kernel.
   const auto f32 = q.options().dtype(at::kFloat);
   const Tensor dsum = at::empty_like(lse);
   const flash::BwdWorkspace workspace = flash::bwd_workspace(p, max_smem);
   p.dq_splits = workspace.dq_splits;
-  const int64_t dq_floats =
-      p.dq_splits * flash::bwd_dq_rows(p) * flash::kernel_head_dim(p.head_dim);
-  const int64_t dkv_floats = workspace.dkv_slots * (workspace.dkv_slot_floats + 1);
-  const Tensor dq_accum = gpu::zeros({dq_floats + dkv_floats}, f32);
+  const Tensor dq_accum = gpu::zeros(
+      {p.dq_splits, flash::bwd_dq_rows(p), flash::kernel_head_dim(p.head_dim)}, f32);
   p.dsum = dsum.data_ptr<float>();
   p.dq_accum = dq_accum.data_ptr<float>();
-  if (workspace.dkv_slots > 0) {
-    p.dkv_partial = p.dq_accum + dq_floats;
-    p.dkv_counter = reinterpret_cast<int*>(p.dkv_partial +
-                                           workspace.dkv_slots * workspace.dkv_slot_floats);
-    p.dkv_slots = workspace.dkv_slots;
-  }
   // The sinks' gradient from the dsum pass: added up there, or (deterministic calls) each row's
   // share, summed per head below.
   Tensor sinks_f32, sink_rows, grad_sinks;
