@@ -96,17 +96,17 @@ def main(argv: list[str] | None = None) -> int:
         ba.check(results, outputs)
         mismatch |= any(r.mismatch for r in results)
         best = {name: min(t) for name, t in times.items() if t}
-        rows.append((case, heads, best))
+        rows.append((case, best))
         print(f"H={heads:3d}  " + "  ".join(
             f"{name} {s * 1e3:.3f} ms {case.rate(args.direction, s):.1f} TFLOP/s"
             for name, s in best.items()), flush=True)
         del x, outputs
 
-    def cell(case: ba.Case, heads: int, name: str, best: dict[str, float]) -> str:
+    def cell(case: ba.Case, name: str, best: dict[str, float]) -> str:
         if name not in best:
             return "n/a"
-        first_case, first_heads, first_best = rows[0]
-        scaled = first_best.get(name, float("nan")) * heads / first_heads
+        first_case, first_best = rows[0]
+        scaled = first_best.get(name, float("nan")) * case.heads / first_case.heads
         return (f"{best[name] * 1e3:.3f} ms, {case.rate(args.direction, best[name]):.1f} "
                 f"TFLOP/s, {best[name] / scaled:.3f}")
 
@@ -117,8 +117,8 @@ def main(argv: list[str] | None = None) -> int:
              f"scaled by the head count.", "",
              "| H | " + " | ".join(providers) + " |",
              "| --- | " + " | ".join("---" for _ in providers) + " |"]
-    lines += [f"| {heads} | " + " | ".join(cell(case, heads, n, best) for n in providers) + " |"
-              for case, heads, best in rows]
+    lines += [f"| {case.heads} | " + " | ".join(cell(case, n, best) for n in providers) + " |"
+              for case, best in rows]
     table = "\n".join(lines) + "\n"
     print(table)
     if args.out is not None:
