@@ -99,6 +99,12 @@ struct Sm90BwdTraits : TraitsBase<kHeadDim_, 8, Element_> {
   // D = 128 its 64 x 128 accumulators beside dK's, dV's and the rest were more registers than
   // a consumer has: ptxas serialized the wgmmas, C7511 / C7512, however the step was ordered).
   static constexpr bool kDqSplitD = kHeadDim != 64;
+  // kSplitD's step runs its phases one after the other (S^T and dP^T; the exps and dS; dV, dK
+  // and dQ; dq staged), so the tensor cores idle while a warpgroup stages dq. Where registers
+  // allow, the next step's S^T and dP^T are issued behind the step's dV, dK and dQ and run
+  // during the staging: (192, 128), whose accumulators a thread are 160 registers; at D = 256
+  // they are 224, and S^T and dP^T of the next step would add 32 more.
+  static constexpr bool kSdPAhead = kSplitD && kHeadDimV != kHeadDim;
   // P^T and dS^T to shared memory by stmatrix: four 8 x 8 tiles an instruction at a 32-bit
   // shared address (the query-contiguous rows of sdSt are the accumulators' rows), where the
   // element-pair stores of SmemCopyAtomAcc were generic 64-bit-addressed stores, 16 a step
@@ -566,11 +572,66 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
   Tensor acc_s = partition_fragment_C(mma_sdp, Shape<Int<kBlockN>, Int<kBlockM>>{});  // (MMA, MMA_M, MMA_N)
   Tensor acc_dp = partition_fragment_C(mma_sdp, Shape<Int<kBlockN>, Int<kBlockM>>{});
 
+  // lse of query column c, log2-scaled (+inf: P = 0), read from shared memory once Q and dO
+  // have landed, before the step's products are issued: a shared load issued behind wgmmas
+  // waits in the same queue until the tensor cores have taken them (ncu at D = 128: the exps'
+  // first FFMA, waiting for lse, held 10% of the kernel's stall samples), and read after the
+  // wait it held up the exps. D once the exps are done, before dV's product is issued (read
+  // in the dS loop, after it, the first FADD waited likewise).
+  float lse_log2[kCols];
+  auto read_rows = [&](float* dst, const float* src) __attribute__((always_inline)) {
+    CUTE_UNROLL
+    for (int c = 0; c < kCols; ++c) dst[c] = src[get<1>(tScS_rc(0, c))];
+  };
+  // Step i's Q and dO have landed: its lse read, its S^T and dP^T issued.
+  auto issue_sdp = [&](int i) __attribute__((always_inline)) {
+    Barrier::wait(bars.q_full(i % 2), (i / 2) & 1);
+    read_rows(lse_log2, smem_lse + (i % 2) * kBlockM);
+    gmma_issue<true>(mma_sdp, tSrK, at_buffer(tSrQ, i), acc_s);
+    gmma_issue<true>(mma_sdp, tdPrV, at_buffer_do(tdPrdO, i), acc_dp);
+  };
+
+  // Stages step i's dq (acc_dq, query rows m0..; dQ's products done) for the writer.
+  auto stage_dq = [&](auto& acc_dq, int i, int m0) __attribute__((always_inline)) {
+    gmma_done(acc_dq);
+    // Accumulator rows lane/4 and lane/4 + 8 of the warp's 16 (rows past the sequence staged
+    // as zeros); column 8t + 2(lane % 4) + c of the warpgroup's kDqCols.
+    const int stage = i % Traits::kDqStages;
+    if constexpr (!Traits::kDqInQ) {
+      Barrier::wait(bars.dq_empty(stage), ((i / Traits::kDqStages) & 1) ^ 1);
+    }
+    Tensor dq = make_tensor(acc_dq.data(), gmma_acc_rowcol_layout(acc_dq.layout()));
+    static_assert(decltype(size<1>(dq))::value == Traits::kDqCols / 4);
+    // Rows past the sequence are staged as zeros (dq_chunk_offset says where the rest goes).
+    CUTE_UNROLL
+    for (int r = 0; r < 2; ++r) {
+      const int row = wg_row0 + lane / 4 + 8 * r;
+      const bool valid = m0 + row < seq.seqlen_q;
+      CUTE_UNROLL
+      for (int k = 0; k < size<1>(dq); k += 2) {
+        const int t = k / 2;  // columns 8t.. of the warpgroup's kDqCols (8 (t ^ 2).., swapped)
+        const int ks = (t ^ 2) * 2;
+        const float x = dq_swap ? dq(r, ks) : dq(r, k);
+        const float y = dq_swap ? dq(r, ks + 1) : dq(r, k + 1);
+        const uint32_t box = smem_u32 + Traits::dq_box_offset(wg, t / 4, i);
+        store_shared_f32x2(box + dq_chunk_offset[t % 4] + r * 1024, valid ? x : 0.f,
+                           valid ? y : 0.f);
+      }
+    }
+    fence_async_proxy();
+    NamedBarrier::arrive(Traits::kDqStagers + 32, uint32_t(Sm90BwdBarrier::kDqFull) + stage);
+  };
+
   // The step's products are issued and waited for within it: the next step's S^T and dP^T
   // issued ahead, at the end of a step (at D = 64 until 2026-11-28), kept the tensor cores fed
   // while both warpgroups computed dQ; with one warpgroup's dQ a step, the other's next step
-  // does, and the products issued ahead were 1-4% slower (benchmarks/NOTES.md).
-  auto step = [&](int i_block, int h, int m, int, int, auto is_masked)
+  // does, and the products issued ahead were 1-4% slower (benchmarks/NOTES.md). kSdPAhead: the
+  // step stages the dq of the step before (its m0: prev_m0) once its own S^T and dP^T
+  // are issued, so that they run meanwhile; acc_dq is then the caller's, carried from step to
+  // step (no product runs across steps: ptxas serialized every wgmma with S^T and dP^T issued
+  // at the end of a step for the next).
+  int prev_m0 = 0;
+  auto step = [&](int i_block, int h, int m, auto is_masked, auto& acc_dq)
                   __attribute__((always_inline)) {
     const int i = g + i_block;
     const int m0 = m * kBlockM;
@@ -579,56 +640,18 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
     const bool dq_here = Traits::kDqSplitD || i % 2 == wg;
     Tensor tdSsdS = thr_copy_dS.partition_D(
         make_tensor(make_smem_ptr(smem_ds + ds_buffer(i)), typename Traits::SmemLayoutdSt{}));
-    Tensor acc_dq = partition_fragment_C(mma_dq, Shape<Int<kBlockM>, Int<kHeadDim>>{});  // (MMA, MMA_M, MMA_N)
-    // Stages the step's dq for the writer (dQ's products done).
-    auto stage_dq = [&]() __attribute__((always_inline)) {
-      gmma_done(acc_dq);
-      // Accumulator rows lane/4 and lane/4 + 8 of the warp's 16 (rows past the sequence staged
-      // as zeros); column 8t + 2(lane % 4) + c of the warpgroup's kDqCols.
-      const int stage = i % Traits::kDqStages;
-      if constexpr (!Traits::kDqInQ) {
-        Barrier::wait(bars.dq_empty(stage), ((i / Traits::kDqStages) & 1) ^ 1);
-      }
-      Tensor dq = make_tensor(acc_dq.data(), gmma_acc_rowcol_layout(acc_dq.layout()));
-      static_assert(decltype(size<1>(dq))::value == Traits::kDqCols / 4);
-      // Rows past the sequence are staged as zeros (dq_chunk_offset says where the rest goes).
-      CUTE_UNROLL
-      for (int r = 0; r < 2; ++r) {
-        const int row = wg_row0 + lane / 4 + 8 * r;
-        const bool valid = m0 + row < seq.seqlen_q;
-        CUTE_UNROLL
-        for (int k = 0; k < size<1>(dq); k += 2) {
-          const int t = k / 2;  // columns 8t.. of the warpgroup's kDqCols (8 (t ^ 2).., swapped)
-          const int ks = (t ^ 2) * 2;
-          const float x = dq_swap ? dq(r, ks) : dq(r, k);
-          const float y = dq_swap ? dq(r, ks + 1) : dq(r, k + 1);
-          const uint32_t box = smem_u32 + Traits::dq_box_offset(wg, t / 4, i);
-          store_shared_f32x2(box + dq_chunk_offset[t % 4] + r * 1024, valid ? x : 0.f,
-                             valid ? y : 0.f);
-        }
-      }
-      fence_async_proxy();
-      NamedBarrier::arrive(Traits::kDqStagers + 32, uint32_t(Sm90BwdBarrier::kDqFull) + stage);
-    };
     Tensor s = make_tensor(acc_s.data(), gmma_acc_rowcol_layout(acc_s.layout()));  // (keys, queries)
     Tensor dp = make_tensor(acc_dp.data(), gmma_acc_rowcol_layout(acc_dp.layout()));
-    // lse of query column c, log2-scaled (+inf: P = 0), read from shared memory once Q and dO
-    // have landed, before the step's products are issued: a shared load issued behind wgmmas
-    // waits in the same queue until the tensor cores have taken them (ncu at D = 128: the exps'
-    // first FFMA, waiting for lse, held 10% of the kernel's stall samples), and read after the
-    // wait it held up the exps. D once the exps are done, before dV's product is issued (read
-    // in the dS loop, after it, the first FADD waited likewise).
     const float* lse_i = smem_lse + (i % 2) * kBlockM;
     const float* dsum_i = smem_dsum + (i % 2) * kBlockM;
-    float lse_log2[kCols], dsum[kCols];
-    auto read_rows = [&](float* dst, const float* src) __attribute__((always_inline)) {
-      CUTE_UNROLL
-      for (int c = 0; c < kCols; ++c) dst[c] = src[get<1>(tScS_rc(0, c))];
-    };
-    Barrier::wait(bars.q_full(i % 2), (i / 2) & 1);
-    read_rows(lse_log2, lse_i);
-    gmma_issue<true>(mma_sdp, tSrK, at_buffer(tSrQ, i), acc_s);
-    gmma_issue<true>(mma_sdp, tdPrV, at_buffer_do(tdPrdO, i), acc_dp);
+    float dsum[kCols];
+    issue_sdp(i);
+    if constexpr (Traits::kSdPAhead) {
+      if (i_block > 0) {
+        warpgroup_wait<2>();  // (the step before's products; ptxas waited for all without it)
+        stage_dq(acc_dq, i - 1, prev_m0);
+      }
+    }
     warpgroup_wait<1>();
     gmma_done(acc_s);
 
@@ -705,7 +728,12 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
       warpgroup_wait<0>();
       gmma_done(acc_dv);
       gmma_done(acc_dk);
-      stage_dq();
+      if constexpr (Traits::kSdPAhead) {
+        gmma_done(acc_dq);
+        prev_m0 = m0;
+      } else {
+        stage_dq(acc_dq, i, m0);
+      }
     } else {
       copy(copy_dS, thr_copy_dS.retile_S(rdS), tdSsdS);
       fence_async_proxy();
@@ -721,7 +749,7 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
         gmma_issue<true>(mma_dq, at_elems(tdQrdS, ds_buffer(i)), tdQrK, acc_dq);
         issue_dk();
         warpgroup_wait<1>();  // dV and dQ are done
-        stage_dq();
+        stage_dq(acc_dq, i, m0);
       } else {
         issue_dk();
       }
@@ -729,13 +757,29 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
       warpgroup_wait<0>();
       gmma_done(acc_dv);
       gmma_done(acc_dk);
+      warpgroup_fence_operand(rP);  // dV's and dK's A operands, read from registers
+      warpgroup_fence_operand(rdS);
     }
-    warpgroup_fence_operand(rP);
-    warpgroup_fence_operand(rdS);
     Barrier::arrive(bars.q_empty(i % 2));
   };
 
-  steps.for_each_step(all_masked, seq.seqlen_q, step);
+  if constexpr (Traits::kSdPAhead) {
+    Tensor acc_dq = partition_fragment_C(mma_dq, Shape<Int<kBlockM>, Int<kHeadDim>>{});
+    steps.for_each_step(all_masked, seq.seqlen_q,
+                        [&](int i_block, int h, int m, int, int, auto is_masked)
+                            __attribute__((always_inline)) {
+                              step(i_block, h, m, is_masked, acc_dq);
+                            });
+    if (steps.num_steps > 0) stage_dq(acc_dq, g + steps.num_steps - 1, prev_m0);
+  } else {
+    steps.for_each_step(all_masked, seq.seqlen_q,
+                        [&](int i_block, int h, int m, int, int, auto is_masked)
+                            __attribute__((always_inline)) {
+                              Tensor acc_dq = partition_fragment_C(
+                                  mma_dq, Shape<Int<kBlockM>, Int<kHeadDim>>{});  // (MMA, MMA_M, MMA_N)
+                              step(i_block, h, m, is_masked, acc_dq);
+                            });
+  }
   g += steps.num_steps;
 
   // dK = scale * dS^T Q.
