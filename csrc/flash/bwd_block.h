@@ -215,18 +215,17 @@ __device__ __forceinline__ void add_dq(float* dq_accum, ThrMma const& thr_dq, Ac
 
 // dK = scale * acc_dk and dV = dv_scale * acc_dv (mma_dk's accumulators of kBlockN x kHeadDim,
 // mma_dv's of kBlockN x TraitsV::kHeadDim: v's head dim, Traits' own where they agree) through
-// shared memory at smem_dk and smem_dv to 16-byte global stores of the block's `keys` rows, by
-// the threads of Traits' (TraitsV's) copy layouts (tidx: this one's index among them; sync(): a
-// barrier of them). free() returns once no thread reads or writes that shared memory any more
-// (the callers' K and V: after cp_async_wait<0>() and sync()).
+// shared memory at smem_k and smem_v (no longer read by anyone) to 16-byte global stores of the
+// block's `keys` rows, by the threads of Traits' (TraitsV's) copy layouts (tidx: this one's
+// index among them; sync(): a barrier of them).
 template <typename Traits, typename TraitsV = Traits, typename MmaK, typename MmaV,
-          typename AccK, typename AccV, typename Sync, typename Free>
+          typename AccK, typename AccV, typename Sync>
 __device__ __forceinline__ void store_dk_dv(const BwdParams& params, const SeqLen& seq, int bidb,
                                             int kv_head, int n0, int keys, MmaK mma_dk,
                                             MmaV mma_dv, AccK& acc_dk, AccV& acc_dv,
-                                            float dv_scale, typename Traits::Element* smem_dk,
-                                            typename Traits::Element* smem_dv, int tidx,
-                                            Sync&& sync, Free&& free) {
+                                            float dv_scale, typename Traits::Element* smem_k,
+                                            typename Traits::Element* smem_v, int tidx,
+                                            Sync&& sync) {
   using Element = typename Traits::Element;
   constexpr int kBlockN = Traits::kBlockN;
   CUTE_UNROLL
@@ -235,10 +234,11 @@ __device__ __forceinline__ void store_dk_dv(const BwdParams& params, const SeqLe
   for (int j = 0; j < size(acc_dv); ++j) acc_dv(j) *= dv_scale;
   Tensor rdK = convert_type<Element>(acc_dk);
   Tensor rdV = convert_type<Element>(acc_dv);
-  free();
-  Tensor sdK = make_tensor(make_smem_ptr(smem_dk),
+  cp_async_wait<0>();
+  sync();  // every thread is done with K and V in shared memory
+  Tensor sdK = make_tensor(make_smem_ptr(smem_k),
                            typename Traits::template SmemLayoutRows<kBlockN>{});
-  Tensor sdV = make_tensor(make_smem_ptr(smem_dv),
+  Tensor sdV = make_tensor(make_smem_ptr(smem_v),
                            typename TraitsV::template SmemLayoutRows<kBlockN>{});
   auto stage = [&](auto const& mma, auto const& r, auto& dst) {
     auto copy_acc = make_tiled_copy_C(typename Traits::SmemCopyAtomAcc{}, mma);

@@ -330,10 +330,7 @@ __device__ __forceinline__ void bwd_key_block(const BwdParams& params, const Seq
   // dK = scale * dS^T Q, dV = r * (P Z)^T dO.
   store_dk_dv<Traits>(params, seq, bidb, kv_head, n0, keys, mma_dkv, mma_dkv, acc_dk, acc_dv,
                       keep_scale, sK.data().get(), sV.data().get(), tidx,
-                      [] { __syncthreads(); }, [] {
-                        cp_async_wait<0>();
-                        __syncthreads();  // every thread is done with K and V
-                      });
+                      [] { __syncthreads(); });
 }
 
 // Grid: BwdTile's.

@@ -191,9 +191,6 @@ struct Sm90BwdTraits : TraitsBase<kHeadDim_, 8, Element_> {
   static_assert(kSmemBarriers % 8 == 0);
   static constexpr int kSmemSize = kSmemBarriers + (4 + kDqStages) * sizeof(uint64_t);
   static_assert(kSmemSize <= kSm90MaxSmem, "more than an sm90 block's shared memory");
-  // !kDqInQ: a key block's dK and dV are staged in the dq staging buffers (bwd_sm90_key_block).
-  static_assert(kDqInQ || (kSmemK + kSmemV) * sizeof(Element) <=
-                              kDqStages * kDqStepBoxes * kDqBoxBytes);
 
   using TmaQ = Sm90TmaLoad<Element, SmemLayoutQ>;    // a (kBlockM, kHeadDim) tile of q
   using TmadO = Sm90TmaLoad<Element, SmemLayoutdO>;  // a (kBlockM, kHeadDimV) tile of dout
@@ -463,16 +460,12 @@ __device__ __forceinline__ void bwd_sm90_load_kv(const BwdParams& params, const 
 }
 
 // A consumer thread's work on key block n_block, whose K and V have landed (tidx: its index
-// among the consumers; g: the steps passed, over the CTA's key blocks). Where the CTA has a next
-// key block (next_block; -1: none, always with kDqInQ), its K and V load is issued before this
-// block's dK and dV are stored, which are then staged in the dq staging buffers, so that it
-// lands meanwhile.
+// among the consumers; g: the steps passed, over the CTA's key blocks).
 template <typename Traits, bool kCausal>
 __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, const SeqLen& seq,
                                                    int bidb, int kv_head, int n_block,
-                                                   int next_block, char* smem,
-                                                   const Sm90BwdBarriers& bars, int tidx,
-                                                   int& g) {
+                                                   char* smem, const Sm90BwdBarriers& bars,
+                                                   int tidx, int& g) {
   using Barrier = cutlass::arch::ClusterTransactionBarrier;
   using NamedBarrier = cutlass::arch::NamedBarrier;
   using Element = typename Traits::Element;
@@ -790,35 +783,9 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
   g += steps.num_steps;
 
   // dK = scale * dS^T Q.
-  auto store = [&](Element* smem_dk, Element* smem_dv, auto&& free) {
-    store_dk_dv<Traits, typename Traits::BaseV>(params, seq, bidb, kv_head, n0, keys, mma_dkv,
-                                                mma_dv, acc_dk, acc_dv, 1.f, smem_dk, smem_dv,
-                                                tidx, sync_consumers, free);
-  };
-  if constexpr (Traits::kDqInQ) {
-    store(smem_k, smem_v, [&] {
-      cp_async_wait<0>();
-      sync_consumers();  // every thread is done with K and V
-    });
-  } else {
-    sync_consumers();  // the products of both warpgroups have read K and V
-    // Without a next block, in K and V: the writer may still be reading the last steps' dq.
-    const bool preload = next_block >= 0;
-    Element* smem_dq = reinterpret_cast<Element*>(smem + Traits::kSmemDqStage);
-    store(preload ? smem_dq : smem_k, preload ? smem_dq + Traits::kSmemK : smem_v, [&] {
-      if (!preload) return;
-      // Issued once dK and dV are converted (issued before, with their fp32 accumulators
-      // live, ptxas spilled at D = 128).
-      bwd_sm90_load_kv<Traits>(params, seq, bidb, kv_head, next_block, smem, tidx);
-      // The writer has read the dq of the last steps staged there.
-      CUTE_UNROLL
-      for (int k = 1; k <= Traits::kDqStages; ++k) {
-        const int j = g - k;
-        constexpr int kStages = Traits::kDqStages;
-        if (j >= 0) Barrier::wait(bars.dq_empty(j % kStages), (j / kStages) & 1);
-      }
-    });
-  }
+  store_dk_dv<Traits, typename Traits::BaseV>(params, seq, bidb, kv_head, n0, keys, mma_dkv,
+                                              mma_dv, acc_dk, acc_dv, 1.f, smem_k, smem_v, tidx,
+                                              sync_consumers);
 }
 
 // Grid: BwdTile's, as bwd_kernel.
@@ -852,26 +819,19 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
   cutlass::arch::warpgroup_reg_alloc<240>();
   const int tidx = threadIdx.x - 128;
   int g = 0;
-  bool loaded = false;  // the key block's K and V were issued by the block before
   for (int n_block = tile.n_block; tile.has(n_block, Traits::kBlockN, seq.seqlen_k);
        n_block = tile.next(n_block, Traits::kBlockN, seq.seqlen_k)) {
     // Issued before the key block's step bounds and setup, which the compiler places between
     // this thread's wait and the barrier: they run while the other threads' rows land (D = 128
     // causal +1-2%, benchmarks/NOTES.md).
-    if (!loaded) {
-      bwd_sm90_load_kv<Traits>(params, seq, tile.bidb, tile.kv_head, n_block, smem, tidx);
-    }
+    bwd_sm90_load_kv<Traits>(params, seq, tile.bidb, tile.kv_head, n_block, smem, tidx);
     cp_async_wait<0>();
     fence_async_proxy();
     bwd_sm90_sync_consumers<Traits>();  // K and V have landed
-    const int next = tile.next(n_block, Traits::kBlockN, seq.seqlen_k);
-    const bool has_next = tile.has(next, Traits::kBlockN, seq.seqlen_k);
-    const int next_kv = !Traits::kDqInQ && has_next ? next : -1;
-    bwd_sm90_key_block<Traits, kCausal>(params, seq, tile.bidb, tile.kv_head, n_block, next_kv,
-                                        smem, bars, tidx, g);
-    loaded = next_kv >= 0;
-    // kDqInQ: the next key block's K and V go where this one's dK and dV were staged.
-    if (!loaded) bwd_sm90_sync_consumers<Traits>();
+    bwd_sm90_key_block<Traits, kCausal>(params, seq, tile.bidb, tile.kv_head, n_block, smem, bars,
+                                        tidx, g);
+    // The next key block's K and V go where this one's dK and dV were staged.
+    bwd_sm90_sync_consumers<Traits>();
   }
 #endif
 }
