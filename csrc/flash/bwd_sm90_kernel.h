@@ -101,9 +101,9 @@ struct Sm90BwdTraits : TraitsBase<kHeadDim_, 8, Element_> {
   static constexpr bool kDqSplitD = kHeadDim != 64;
   // kSplitD's step runs its phases one after the other (S^T and dP^T; the exps and dS; dV, dK
   // and dQ; dq staged), so the tensor cores idle while a warpgroup stages dq. Where registers
-  // allow, the next step's S^T and dP^T are issued behind the step's dV, dK and dQ and run
-  // during the staging: (192, 128), whose accumulators a thread are 160 registers; at D = 256
-  // they are 224, and S^T and dP^T of the next step would add 32 more.
+  // allow, a step stages the step before's dq once its own S^T and dP^T are issued, which run
+  // meanwhile: (192, 128), whose accumulators a thread are 160 registers; at D = 256 they are
+  // 224, and the carried dq spilled (benchmarks/NOTES.md, 2026-11-28).
   static constexpr bool kSdPAhead = kSplitD && kHeadDimV != kHeadDim;
   // P^T and dS^T to shared memory by stmatrix: four 8 x 8 tiles an instruction at a 32-bit
   // shared address (the query-contiguous rows of sdSt are the accumulators' rows), where the
