@@ -772,11 +772,13 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
                             });
     if (steps.num_steps > 0) stage_dq(acc_dq, g + steps.num_steps - 1, prev_m0);
   } else {
+    // A step's own acc_dq: declared outside the walk, its registers would stay live across
+    // steps (gmma_issue's operand fences read it).
     steps.for_each_step(all_masked, seq.seqlen_q,
                         [&](int i_block, int h, int m, int, int, auto is_masked)
                             __attribute__((always_inline)) {
                               Tensor acc_dq = partition_fragment_C(
-                                  mma_dq, Shape<Int<kBlockM>, Int<kHeadDim>>{});  // (MMA, MMA_M, MMA_N)
+                                  mma_dq, Shape<Int<kBlockM>, Int<kHeadDim>>{});
                               step(i_block, h, m, is_masked, acc_dq);
                             });
   }
