@@ -63,20 +63,12 @@ struct Sm90BwdTraits : TraitsBase<kHeadDim_, 8, Element_> {
   static constexpr int kHeadDim = kHeadDim_;
   static constexpr int kHeadDimV = kHeadDimV_;
   static constexpr int kBlockM = kBlockM_;
-  static constexpr bool kSplitD = kHeadDim > 128 && kHeadDimV == kHeadDim;
+  static constexpr bool kSplitD = kHeadDim > 128;
   static constexpr int kBlockN = kSplitD ? 64 : 128;
   static constexpr int kNThreads = 384;  // the producer/dQ-writer warpgroup, two consumers
   static constexpr int kNConsumers = 256;
   static_assert(kHeadDim % 64 == 0 && kHeadDimV % 64 == 0 && kBlockM == 64);
-  // (192, 128) (kLeanStep): two warpgroups of 64 keys as up to D = 128, whose dK and dV
-  // accumulators take 160 registers a thread; a step runs in two halves of 32 queries (S^T and
-  // dP^T of a half: 32 registers), dV's and dK's products from each half's P^T and dS^T in
-  // registers, dQ's over the whole step once both halves' dS are in shared memory.
-  static constexpr bool kLeanStep = !kSplitD && kHeadDimV != kHeadDim;
-  // dS buffers: two, so that a warpgroup writes step i's while the other's dQ may still read
-  // step i - 1's; one for kLeanStep, whose dq staging takes the other's room (a warpgroup then
-  // stores step i's dS once both have finished step i - 1's dQ: Sm90BwdBarriers::ds_free).
-  static constexpr int kDsStages = kLeanStep ? 1 : 2;
+  static_assert(kHeadDimV == kHeadDim || kSplitD);
 
   using WarpGroupsM = Layout<Shape<_2, _1, _1>>;
   using WarpGroupsN = Layout<Shape<_1, _2, _1>>;
@@ -101,10 +93,6 @@ struct Sm90BwdTraits : TraitsBase<kHeadDim_, 8, Element_> {
           GMMA::rs_op_selector<Element, Element, float, Shape<_64, Int<kD>, Int<kBlockM>>,
                                GMMA::Major::K, GMMA::Major::MN>(),
           WarpGroupsM{}))>;
-  // kLeanStep's S^T and dP^T of half a step's queries.
-  using TiledMmaSdPHalf = decltype(make_tiled_mma(
-      GMMA::ss_op_selector<Element, Element, float, Shape<_64, Int<kBlockM / 2>, Int<kHeadDim>>>(),
-      WarpGroupsM{}));
   using TiledMmadKV = TiledMmaKeyGrad<kHeadDim>;  // dK (and dV where the head dims agree)
   using TiledMmadV = TiledMmaKeyGrad<kHeadDimV>;
   // dQ split along the head dim between the warpgroups, or at D = 64 one warpgroup's a step (at
@@ -134,13 +122,12 @@ struct Sm90BwdTraits : TraitsBase<kHeadDim_, 8, Element_> {
   // 128-byte swizzle atoms (64 elements along the head dim), or 64-byte ones where a
   // warpgroup's share of the head dim in the transposed (MN-major) operands of dK, dV and dQ
   // is no multiple of 64 (192 split in two: 96).
-  // kMn: the columns of a warpgroup's share (K: of dQ's).
-  template <int kMn>
-  using SmemAtom = std::conditional_t<kMn % 64 == 0, GMMA::Layout_K_SW128_Atom<Element>,
+  template <int kD>
+  using SmemAtom = std::conditional_t<(kSplitD ? kD / 2 : kD) % 64 == 0,
+                                      GMMA::Layout_K_SW128_Atom<Element>,
                                       GMMA::Layout_K_SW64_Atom<Element>>;
-  template <int kRows, int kD = kHeadDim, int kMn = kSplitD ? kD / 2 : kD>
-  using SmemLayoutRowsK =
-      decltype(tile_to_shape(SmemAtom<kMn>{}, Shape<Int<kRows>, Int<kD>>{}));
+  template <int kRows, int kD = kHeadDim>
+  using SmemLayoutRowsK = decltype(tile_to_shape(SmemAtom<kD>{}, Shape<Int<kRows>, Int<kD>>{}));
   // dK's staging for its global stores (store_dk_dv): TraitsBase's rows, in atoms of 32 columns
   // where a warpgroup's share of its columns is 96.
   template <int kRows>
@@ -149,17 +136,15 @@ struct Sm90BwdTraits : TraitsBase<kHeadDim_, 8, Element_> {
       decltype(tile_to_shape(
           composition(Swizzle<2, 3, 3>{}, Layout<Shape<_8, _32>, Stride<_32, _1>>{}),
           Shape<Int<kRows>, Int<kHeadDim>>{}))>;
-  template <int kRows, int kD = kHeadDim, int kMn = kSplitD ? kD / 2 : kD>
-  using SmemLayoutRowsKt = decltype(composition(SmemLayoutRowsK<kRows, kD, kMn>{},
-                                                make_layout(Shape<Int<kD>, Int<kRows>>{},
-                                                            GenRowMajor{})));
+  template <int kRows, int kD = kHeadDim>
+  using SmemLayoutRowsKt = decltype(composition(
+      SmemLayoutRowsK<kRows, kD>{}, make_layout(Shape<Int<kD>, Int<kRows>>{}, GenRowMajor{})));
   using SmemLayoutQ = SmemLayoutRowsK<kBlockM>;   // (kBlockM, kHeadDim)
   using SmemLayoutQt = SmemLayoutRowsKt<kBlockM>;  // (kHeadDim, kBlockM)
   using SmemLayoutdO = SmemLayoutRowsK<kBlockM, kHeadDimV>;   // (kBlockM, kHeadDimV)
   using SmemLayoutdOt = SmemLayoutRowsKt<kBlockM, kHeadDimV>;  // (kHeadDimV, kBlockM)
-  static constexpr int kMnK = kDqSplitD ? kHeadDim / 2 : kHeadDim;
-  using SmemLayoutK = SmemLayoutRowsK<kBlockN, kHeadDim, kMnK>;   // (kBlockN, kHeadDim)
-  using SmemLayoutKt = SmemLayoutRowsKt<kBlockN, kHeadDim, kMnK>;  // (kHeadDim, kBlockN)
+  using SmemLayoutK = SmemLayoutRowsK<kBlockN>;   // (kBlockN, kHeadDim)
+  using SmemLayoutKt = SmemLayoutRowsKt<kBlockN>;  // (kHeadDim, kBlockN)
   using SmemLayoutV = SmemLayoutRowsK<kBlockN, kHeadDimV>;  // (kBlockN, kHeadDimV)
   using SmemLayoutdS = decltype(tile_to_shape(GMMA::Layout_MN_SW128_Atom<Element>{},
                                               Shape<Int<kBlockM>, Int<kBlockN>>{}));
@@ -177,8 +162,7 @@ struct Sm90BwdTraits : TraitsBase<kHeadDim_, 8, Element_> {
   static constexpr int kOffsetK = kOffsetdO + 2 * kSmemdO;
   static constexpr int kOffsetV = kOffsetK + kSmemK;
   static constexpr int kOffsetdS = kOffsetV + kSmemV;
-  static constexpr int kSmemRowStats =
-      (kOffsetdS + (kSplitD ? 2 : 1) * kDsStages * kSmemdS) * sizeof(Element);
+  static constexpr int kSmemRowStats = (kOffsetdS + (kSplitD ? 4 : 2) * kSmemdS) * sizeof(Element);
   // dq staging: a warpgroup's 64 rows x kDqCols of a step's dq, as boxes of 64 rows x 32
   // columns (8 KB, 128-byte swizzle), each added to the fp32 accumulators by one TMA tensor
   // reduction. Up to D = 128 in buffers of their own (the consumers stage a step while the
@@ -205,7 +189,7 @@ struct Sm90BwdTraits : TraitsBase<kHeadDim_, 8, Element_> {
   static constexpr int kSmemBarriers =
       kSmemDqStage + (kDqInQ ? 0 : kDqStages * kDqStepBoxes * kDqBoxBytes);
   static_assert(kSmemBarriers % 8 == 0);
-  static constexpr int kSmemSize = kSmemBarriers + (5 + kDqStages) * sizeof(uint64_t);
+  static constexpr int kSmemSize = kSmemBarriers + (4 + kDqStages) * sizeof(uint64_t);
   static_assert(kSmemSize <= kSm90MaxSmem, "more than an sm90 block's shared memory");
 
   using TmaQ = Sm90TmaLoad<Element, SmemLayoutQ>;    // a (kBlockM, kHeadDim) tile of q
@@ -242,8 +226,7 @@ struct Sm90BwdBarriers {
   uint64_t* base;
   __device__ __forceinline__ uint64_t* q_full(int s) const { return base + s; }
   __device__ __forceinline__ uint64_t* q_empty(int s) const { return base + 2 + s; }
-  __device__ __forceinline__ uint64_t* ds_free() const { return base + 4; }
-  __device__ __forceinline__ uint64_t* dq_empty(int s) const { return base + 5 + s; }
+  __device__ __forceinline__ uint64_t* dq_empty(int s) const { return base + 4 + s; }
 };
 
 // Named barriers (after CUTLASS's reserved ones): the two consumer warpgroups, and dq staging
@@ -511,9 +494,7 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
   Tensor sdS = make_tensor(make_smem_ptr(smem_ds), typename Traits::SmemLayoutdS{});
   Tensor sdSt = make_tensor(make_smem_ptr(smem_ds), typename Traits::SmemLayoutdSt{});
   Tensor sPt = make_tensor(make_smem_ptr(smem_ds + Traits::kSmemdS), typename Traits::SmemLayoutdSt{});
-  auto ds_buffer = [&](int i) {
-    return (i % Traits::kDsStages) * (Traits::kSplitD ? 2 : 1) * Traits::kSmemdS;
-  };
+  auto ds_buffer = [&](int i) { return (i % 2) * (Traits::kSplitD ? 2 : 1) * Traits::kSmemdS; };
   const float* smem_lse = reinterpret_cast<const float*>(smem + Traits::kSmemRowStats);  // [2][kBlockM]
   const float* smem_dsum = smem_lse + 2 * kBlockM;                                        // [2][kBlockM]
   // Q's and dO's buffer of step g (two of each: the producer fills one while the step uses the
@@ -782,137 +763,7 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
     Barrier::arrive(bars.q_empty(i % 2));
   };
 
-  // kLeanStep's step: as `step`, in two halves of kBlockM / 2 queries (the products of a half
-  // use its rows of Q and dO: 128-byte swizzle atoms of 8 rows stacked along the rows, so the
-  // second half's start kHalf elements on).
-  auto lean_step = [&](int i_block, int h, int m, auto is_masked, auto& acc_dq)
-                       __attribute__((always_inline)) {
-    constexpr int kHalfM = kBlockM / 2;
-    constexpr int kHalf = kHalfM * 64;
-    static_assert(cosize(typename Traits::SmemLayoutQ{}) == kBlockM * kHeadDim &&
-                  decltype(typename Traits::SmemLayoutQ{}(Int<kHalfM>{}, _0{}))::value == kHalf);
-    const int i = g + i_block;
-    const int m0 = m * kBlockM;
-    typename Traits::TiledMmaSdPHalf mma_half;
-    auto thr_half = mma_half.get_thread_slice(tidx);
-    Tensor tHrK = thr_half.partition_fragment_A(sK);
-    Tensor tHrV = thr_half.partition_fragment_A(sV);
-    Tensor tHrQ = thr_half.partition_fragment_B(
-        local_tile(sQ, Shape<Int<kHalfM>, Int<kHeadDim>>{}, make_coord(_0{}, _0{})));
-    Tensor tHrdO = thr_half.partition_fragment_B(
-        local_tile(sdO, Shape<Int<kHalfM>, Int<kHeadDimV>>{}, make_coord(_0{}, _0{})));
-    Tensor tdVrdOh = thr_dv.partition_fragment_B(
-        local_tile(sdOt, Shape<Int<kHeadDimV>, Int<kHalfM>>{}, make_coord(_0{}, _0{})));
-    Tensor tdKrQh = thr_dkv.partition_fragment_B(
-        local_tile(sQt, Shape<Int<kHeadDim>, Int<kHalfM>>{}, make_coord(_0{}, _0{})));
-    Tensor tHcS = thr_half.partition_C(make_identity_tensor(Shape<Int<kBlockN>, Int<kHalfM>>{}));
-    Tensor tHcS_rc = make_tensor(tHcS.data(), gmma_acc_rowcol_layout(tHcS.layout()));
-    constexpr int kHalfCols = decltype(size<1>(tHcS_rc))::value;
-    const float* lse_i = smem_lse + (i % 2) * kBlockM;
-    const float* dsum_i = smem_dsum + (i % 2) * kBlockM;
-    const float alibi_coef = decltype(is_masked)::value && params.alibi_slopes != nullptr
-        ? -params.alibi_slopes[bidb * params.alibi_batch_stride + h] / softmax_scale
-        : 0.f;
-    const Mask<kCausal> mask(seq.seqlen_q, seq.seqlen_k, params.bottom_right, params.window_left,
-                             params.window_right, alibi_coef);
-    // Both halves' dS^T, as the whole step's accumulator layout holds it (a half's columns are
-    // its 8-column groups: the second half's registers follow the first's).
-    Tensor rdS_step = make_tensor<Element>(acc_s.layout());
-    Barrier::wait(bars.q_full(i % 2), (i / 2) & 1);
-    CUTE_UNROLL
-    for (int half = 0; half < 2; ++half) {
-      const int q0 = m0 + half * kHalfM;
-      Tensor acc_sh = partition_fragment_C(mma_half, Shape<Int<kBlockN>, Int<kHalfM>>{});
-      Tensor acc_dph = partition_fragment_C(mma_half, Shape<Int<kBlockN>, Int<kHalfM>>{});
-      Tensor s = make_tensor(acc_sh.data(), gmma_acc_rowcol_layout(acc_sh.layout()));
-      Tensor dp = make_tensor(acc_dph.data(), gmma_acc_rowcol_layout(acc_dph.layout()));
-      auto col = [&](int c) { return half * kHalfM + get<1>(tHcS_rc(0, c)); };
-      float lse[kHalfCols];
-      CUTE_UNROLL
-      for (int c = 0; c < kHalfCols; ++c) lse[c] = lse_i[col(c)];
-      gmma_issue<true>(mma_half, tHrK, at_elems(at_buffer(tHrQ, i), half * kHalf), acc_sh);
-      gmma_issue<true>(mma_half, tHrV, at_elems(at_buffer_do(tHrdO, i), half * kHalf), acc_dph);
-      warpgroup_wait<1>();
-      gmma_done(acc_sh);
-      if constexpr (decltype(is_masked)::value) {
-        if (has_softcap) {
-          CUTE_UNROLL
-          for (int j = 0; j < size(acc_sh); ++j)
-            acc_sh(j) = cutlass::fast_tanh(acc_sh(j) * softcap_prescale);
-        }
-        mask.apply_transposed(
-            s, [&](int r) { return n0 + get<0>(tHcS_rc(r, 0)); }, q0 + get<1>(tHcS_rc(0, 0)),
-            [&](int c) { return get<1>(tHcS_rc(0, c)) - get<1>(tHcS_rc(0, 0)); },
-            mask.template block_needs_mask<kBlockN>(n0, q0, min(q0 + kHalfM, seq.seqlen_q)));
-      }
-      CUTE_UNROLL
-      for (int c = 0; c < kHalfCols; ++c) {
-        CUTE_UNROLL
-        for (int r = 0; r < size<0>(s); ++r) s(r, c) = exp2f(s(r, c) * scale_log2 - lse[c]);
-      }
-      warpgroup_wait<0>();
-      gmma_done(acc_dph);
-      CUTE_UNROLL
-      for (int c = 0; c < kHalfCols; ++c) {
-        const float d = dsum_i[col(c)];
-        CUTE_UNROLL
-        for (int r = 0; r < size<0>(s); ++r) dp(r, c) = s(r, c) * (dp(r, c) - d);
-      }
-      if constexpr (decltype(is_masked)::value) {
-        if (has_softcap) {  // softcap's 1 - tanh^2 from P, as in `step`
-          CUTE_UNROLL
-          for (int c = 0; c < kHalfCols; ++c) {
-            CUTE_UNROLL
-            for (int r = 0; r < size<0>(s); ++r) {
-              const float p = s(r, c);
-              if (p != 0.f) {
-                const float t = (__log2f(p) + lse_i[col(c)]) / scale_log2 -
-                                mask.alibi(q0 + get<1>(tHcS_rc(r, c)), n0 + get<0>(tHcS_rc(r, c)));
-                dp(r, c) *= 1.f - t * t;
-              }
-            }
-          }
-        }
-      }
-      Tensor rP = convert_type<Element>(acc_sh);
-      Tensor rdS = convert_type<Element>(acc_dph);
-      CUTE_UNROLL
-      for (int j = 0; j < size(rdS); ++j) rdS_step(half * size(rdS) + j) = rdS(j);
-      gmma_issue<false>(mma_dv, make_tensor(rP.data(), gmma_acc_as_a_layout(rP.layout())),
-                        at_elems(at_buffer_do(tdVrdOh, i), half * kHalf), acc_dv);
-      gmma_issue<false>(mma_dkv, make_tensor(rdS.data(), gmma_acc_as_a_layout(rdS.layout())),
-                        at_elems(at_buffer(tdKrQh, i), half * kHalf), acc_dk);
-      if (half == 1) {
-        Barrier::wait(bars.ds_free(), (i & 1) ^ 1);  // both warpgroups' dQ of step i - 1 done
-        Tensor tdSsdS = thr_copy_dS.partition_D(
-            make_tensor(make_smem_ptr(smem_ds), typename Traits::SmemLayoutdSt{}));
-        copy(copy_dS, thr_copy_dS.retile_S(rdS_step), tdSsdS);
-        fence_async_proxy();
-        sync_consumers();  // dS of both warpgroups is in shared memory
-        warpgroup_wait<0>();  // dV's and dK's: P^T's and dS^T's registers are dQ's
-        gmma_done(acc_dv);
-        gmma_done(acc_dk);
-        warpgroup_fence_operand(rP);
-        warpgroup_fence_operand(rdS);
-        gmma_issue<true>(mma_dq, tdQrdS, tdQrK, acc_dq);
-        warpgroup_wait<0>();
-        __syncwarp();
-        if (lane == 0) Barrier::arrive(bars.ds_free());
-        stage_dq(acc_dq, i, m0);
-      }
-    }
-    Barrier::arrive(bars.q_empty(i % 2));
-  };
-
-  if constexpr (Traits::kLeanStep) {
-    steps.for_each_step(all_masked, seq.seqlen_q,
-                        [&](int i_block, int h, int m, int, int, auto is_masked)
-                            __attribute__((always_inline)) {
-                              Tensor acc_dq = partition_fragment_C(
-                                  mma_dq, Shape<Int<kBlockM>, Int<kHeadDim>>{});
-                              lean_step(i_block, h, m, is_masked, acc_dq);
-                            });
-  } else if constexpr (Traits::kSdPAhead) {
+  if constexpr (Traits::kSdPAhead) {
     Tensor acc_dq = partition_fragment_C(mma_dq, Shape<Int<kBlockM>, Int<kHeadDim>>{});
     steps.for_each_step(all_masked, seq.seqlen_q,
                         [&](int i_block, int h, int m, int, int, auto is_masked)
@@ -956,7 +807,6 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
       // The consumers (kDqInQ: once they have staged dq there) and, kDqInQ, the writer.
       Barrier::init(bars.q_empty(s), Traits::kNConsumers + (Traits::kDqInQ ? 1 : 0));
     }
-    Barrier::init(bars.ds_free(), Traits::kNConsumers / 32);  // a lane of each consumer warp
     for (int s = 0; s < Traits::kDqStages; ++s) Barrier::init(bars.dq_empty(s), 1);
     cutlass::arch::fence_barrier_init();
   }
