@@ -97,12 +97,6 @@ def flash_cases(dtype):
     yield ("D=192 Dv=128 causal gqa", 192, attention(is_causal=True, enable_gqa=True,
                                                      backend="flash"),
            [(b, hq, 77, 192), (b, hkv, 130, 192), (b, hkv, 130, 128)], True)
-    # Its two-CTA clusters (dq added in pairs): 5 key blocks a head, an idle CTA in the last
-    # pair; causal with paired key blocks.
-    yield ("D=192 Dv=128 pairs", 192, attention(backend="flash"),
-           [(2, 4, 150, 192), (2, 4, 300, 192), (2, 4, 300, 128)], True)
-    yield ("D=192 Dv=128 causal pairs", 192, attention(is_causal=True, backend="flash"),
-           [(8, 32, 300, 192), (8, 32, 300, 192), (8, 32, 300, 128)], True)
     yield ("D=64 window alibi softcap", 64, attention(
         window_size=(20, 5), softcap=30.0, alibi_slopes=torch.rand(hq, device="cuda"),
         backend="flash"), shapes, True)

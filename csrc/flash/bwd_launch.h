@@ -34,11 +34,9 @@ using Sm90BwdDvConfig = std::conditional_t<kHeadDim == 192 && kHeadDimV == 128,
                                            Sm90BwdTraits<192, 64, Element, 128>, void>;
 
 // `causal`: the key blocks' work falls along the sequence (BwdTile::key_block_major).
-// `pairs`: the kernel can run BwdParams::dq_pairs.
 template <typename Kernel, typename... Extra>
 cudaError_t launch_bwd_main(Kernel kernel, int threads, int smem, int block_n, bool causal,
-                            bool pairs, const BwdParams& params, cudaStream_t stream,
-                            const Extra&... extra) {
+                            const BwdParams& params, cudaStream_t stream, const Extra&... extra) {
   if (smem > 48 * 1024) {
     const cudaError_t err =
         cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
@@ -56,34 +54,13 @@ cudaError_t launch_bwd_main(Kernel kernel, int threads, int smem, int block_n, b
   // faster (results/bwd_paired_key_blocks_ab_2026-11-28_h200.md).
   p.paired_key_blocks = !slices && !p.key_block_major && p.dq_semaphore == nullptr && causal &&
                         p.window_left < 0 && n_blocks <= 32;
-  // Pairs on the head-major grid where every key block's query blocks run to the same last one
-  // (no left window: a higher block's are then a tail of a lower one's) and no additions are
-  // ordered; not varlen (a sequence's blocks may end before the grid's).
-  p.dq_pairs = pairs && !slices && !p.key_block_major && p.dq_semaphore == nullptr &&
-               p.window_left < 0 && p.cu_seqlens_q == nullptr;
-  // BwdTile's grids (pairs: an even number of CTAs a head, the last one idle where needed).
-  int head_blocks = p.paired_key_blocks ? (n_blocks + 1) / 2 : n_blocks;
-  if (p.dq_pairs) head_blocks += head_blocks % 2;
+  // BwdTile's grids.
+  const int head_blocks = p.paired_key_blocks ? (n_blocks + 1) / 2 : n_blocks;
   const dim3 grid = slices                ? dim3(p.dq_splits, p.batch, p.heads_kv)
                     : p.key_block_major ? dim3(static_cast<unsigned>(ctas))
                                         : dim3(head_blocks, p.batch, p.heads_kv);
-  if (!p.dq_pairs) {
-    kernel<<<grid, threads, smem, stream>>>(p, extra...);
-    return cudaGetLastError();
-  }
-  cudaLaunchConfig_t config = {};
-  config.gridDim = grid;
-  config.blockDim = dim3(threads);
-  config.dynamicSmemBytes = smem;
-  config.stream = stream;
-  cudaLaunchAttribute attribute = {};
-  attribute.id = cudaLaunchAttributeClusterDimension;
-  attribute.val.clusterDim.x = 2;
-  attribute.val.clusterDim.y = 1;
-  attribute.val.clusterDim.z = 1;
-  config.attrs = &attribute;
-  config.numAttrs = 1;
-  return cudaLaunchKernelEx(&config, kernel, p, extra...);
+  kernel<<<grid, threads, smem, stream>>>(p, extra...);
+  return cudaGetLastError();
 }
 
 // rowsum(dO * O), the main kernel (main()), the dq conversion.
@@ -100,7 +77,7 @@ template <typename Traits, bool kCausal>
 cudaError_t launch_bwd_sm80(const BwdParams& params, cudaStream_t stream) {
   auto launch = [&](auto kernel) {
     return launch_bwd_main(kernel, Traits::kNThreads, Traits::kSmemSize, Traits::kBlockN, kCausal,
-                           false, params, stream);
+                           params, stream);
   };
   return launch_bwd<typename Traits::Element, Traits::kHeadDim>(params, stream, [&] {
     return params.dropout_p > 0.f ? launch(&bwd_kernel<Traits, kCausal, true>)
@@ -126,8 +103,7 @@ cudaError_t launch_bwd_sm90(const BwdParams& params, cudaStream_t stream) {
   p.walk_down = kCausal || p.dq_semaphore != nullptr;
   return launch_bwd<typename Sm90::Element, Sm90::kHeadDim>(p, stream, [&] {
     return launch_bwd_main(&bwd_sm90_kernel<Sm90, kCausal>, Sm90::kNThreads, Sm90::kSmemSize,
-                           Sm90::kBlockN, kCausal, Sm90::kDqPairs, p, stream,
-                           make_sm90_bwd_tma<Sm90>(p));
+                           Sm90::kBlockN, kCausal, p, stream, make_sm90_bwd_tma<Sm90>(p));
   });
 }
 

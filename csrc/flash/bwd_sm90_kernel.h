@@ -105,11 +105,6 @@ struct Sm90BwdTraits : TraitsBase<kHeadDim_, 8, Element_> {
   // meanwhile: (192, 128), whose accumulators a thread are 160 registers; at D = 256 they are
   // 224, and the carried dq spilled (benchmarks/NOTES.md, 2026-11-28).
   static constexpr bool kSdPAhead = kSplitD && kHeadDimV != kHeadDim;
-  // Two-CTA clusters on neighbouring key blocks (BwdParams::dq_pairs), the lower block's CTA
-  // adding the other's staged dq to its own (read from the other's shared memory) before its
-  // reductions: half the dq reductions of 64-key blocks, which bound (192, 128)'s kernel (ncu:
-  // L2 at 91% of its peak, the reductions 60% of its sectors).
-  static constexpr bool kDqPairs = kSdPAhead;
   // P^T and dS^T to shared memory by stmatrix: four 8 x 8 tiles an instruction at a 32-bit
   // shared address (the query-contiguous rows of sdSt are the accumulators' rows), where the
   // element-pair stores of SmemCopyAtomAcc were generic 64-bit-addressed stores, 16 a step
@@ -194,7 +189,7 @@ struct Sm90BwdTraits : TraitsBase<kHeadDim_, 8, Element_> {
   static constexpr int kSmemBarriers =
       kSmemDqStage + (kDqInQ ? 0 : kDqStages * kDqStepBoxes * kDqBoxBytes);
   static_assert(kSmemBarriers % 8 == 0);
-  static constexpr int kSmemSize = kSmemBarriers + (6 + kDqStages) * sizeof(uint64_t);
+  static constexpr int kSmemSize = kSmemBarriers + (4 + kDqStages) * sizeof(uint64_t);
   static_assert(kSmemSize <= kSm90MaxSmem, "more than an sm90 block's shared memory");
 
   using TmaQ = Sm90TmaLoad<Element, SmemLayoutQ>;    // a (kBlockM, kHeadDim) tile of q
@@ -226,18 +221,12 @@ struct Sm90BwdTraits : TraitsBase<kHeadDim_, 8, Element_> {
 // TMA bytes landed, the producer's 32 lanes stored lse and D) and empty (both consumers' dK and
 // dV products have read it; kDqInQ: the consumers have staged their dq in it and the writer's
 // reductions have read it),
-// dq staging buffer s is empty (the writer's reductions have read it). Pairs (DqPair): the
-// sender's dq is staged (peer_full, the reducer's) and the reducer has read it (peer_empty, the
-// sender's), both arrived on by the other CTA's dQ writer once its consumers have staged the
-// step (a release at cluster scope: in the consumers, one a thread and step cost each a GPU-wide
-// memory barrier).
+// dq staging buffer s is empty (the writer's reductions have read it).
 struct Sm90BwdBarriers {
   uint64_t* base;
   __device__ __forceinline__ uint64_t* q_full(int s) const { return base + s; }
   __device__ __forceinline__ uint64_t* q_empty(int s) const { return base + 2 + s; }
-  __device__ __forceinline__ uint64_t* peer_full() const { return base + 4; }
-  __device__ __forceinline__ uint64_t* peer_empty() const { return base + 5; }
-  __device__ __forceinline__ uint64_t* dq_empty(int s) const { return base + 6 + s; }
+  __device__ __forceinline__ uint64_t* dq_empty(int s) const { return base + 4 + s; }
 };
 
 // Named barriers (after CUTLASS's reserved ones): the two consumer warpgroups, and dq staging
@@ -299,48 +288,6 @@ Sm90BwdTma<Traits> make_sm90_bwd_tma(const BwdParams& p) {
 
 template <typename Traits, bool kCausal>
 using Sm90BwdSteps = KeyBlockSteps<Traits::kBlockM, Traits::kBlockN, kCausal>;
-
-// A CTA's part in its cluster pair (BwdParams::dq_pairs: CTAs 2c and 2c + 1 of a head's grid)
-// for its k-th key block: the CTA of the lower block reduces (its walk's query blocks are a
-// superset of the other's, the same last one first: launch_bwd_main's conditions), the other
-// sends; alone where the other CTA has no k-th block.
-struct DqPair {
-  bool reducer = false, sender = false;
-  bool peer_steps = false;  // (reducer) the sender has steps, from query block peer_m_first
-  int peer_m_first = 0;
-  uint32_t peer_rank = 0;   // the other CTA's rank in the cluster
-  // Whether the step on query block m is the pair's: the sender's dq added into the reducer's.
-  __device__ __forceinline__ bool matched(int m) const {
-    return sender || (reducer && peer_steps && m >= peer_m_first);
-  }
-};
-
-template <typename Traits, bool kCausal>
-__device__ __forceinline__ DqPair dq_pair(const BwdParams& p, const SeqLen& seq, int kv_head,
-                                          int k, int n_block) {
-  DqPair pair;
-  if (!Traits::kDqPairs || !p.dq_pairs) return pair;
-  // The other CTA's k-th key block (BwdTile's head-major order; none past the sequence).
-  const int blocks = (seq.seqlen_k + Traits::kBlockN - 1) / Traits::kBlockN;
-  const int x = blockIdx.x ^ 1;
-  int peer = -1;
-  if (!p.paired_key_blocks) {
-    peer = k == 0 && x < blocks ? x : -1;
-  } else if (2 * x < blocks) {
-    peer = k == 0 ? x : k == 1 && blocks - 1 - x > x ? blocks - 1 - x : -1;
-  }
-  if (peer < 0) return pair;
-  pair.peer_rank = (blockIdx.x & 1) ^ 1;
-  if (n_block < peer) {
-    pair.reducer = true;
-    const Sm90BwdSteps<Traits, kCausal> steps(p, seq, kv_head, peer);
-    pair.peer_steps = steps.num_steps > 0;
-    pair.peer_m_first = steps.m_first;
-  } else {
-    pair.sender = true;
-  }
-  return pair;
-}
 
 // The producer (one warp): for each step of the CTA's key blocks, in the consumers' order, Q
 // and dO by TMA (lane 0) and lse (log2-scaled; +inf for a row with no visible key or past the
@@ -423,30 +370,13 @@ __device__ __forceinline__ void bwd_sm90_dq_writer(const BwdParams& params,
   const LseRows rows(params);
   const int b = seq.varlen ? 0 : tile.bidb;
   Tensor mdQ = tma.dq.get_tma_tensor(sm90_dq_shape<kHeadDim>(params));
-  int g = 0, sent = 0;
-  for (int n_block = tile.n_block, k = 0; tile.has(n_block, Traits::kBlockN, seq.seqlen_k);
-       n_block = tile.next(n_block, Traits::kBlockN, seq.seqlen_k), ++k) {
+  int g = 0;
+  for (int n_block = tile.n_block; tile.has(n_block, Traits::kBlockN, seq.seqlen_k);
+       n_block = tile.next(n_block, Traits::kBlockN, seq.seqlen_k)) {
     const Sm90BwdSteps<Traits, kCausal> steps(params, seq, tile.kv_head, n_block);
-    const DqPair pair = dq_pair<Traits, kCausal>(params, seq, tile.kv_head, k, n_block);
-    // This CTA's barrier `bar` in the other CTA of the pair.
-    auto peer_barrier = [&](uint64_t* bar) {
-      return cluster_map(static_cast<uint32_t>(__cvta_generic_to_shared(bar)), pair.peer_rank);
-    };
     steps.walk([&](int, int h, int m, int, int) {
       const int stage = g % Traits::kDqStages;
       NamedBarrier::sync(Traits::kDqStagers + 32, uint32_t(Sm90BwdBarrier::kDqFull) + stage);
-      if (Traits::kDqPairs && pair.sender) {
-        // The reducer adds this step's dq: the buffer is free once it has read it.
-        if (cute::elect_one_sync()) {
-          mbarrier_arrive_cluster(peer_barrier(bars.peer_full()));
-          (void)mbarrier_wait_cluster(bars.peer_empty(), sent & 1);
-          Barrier::arrive(bars.dq_empty(stage));
-        }
-        __syncwarp();
-        ++sent;
-        ++g;
-        return;
-      }
       if (cute::elect_one_sync()) {
         int* counter = nullptr;
         if (params.dq_semaphore != nullptr) {
@@ -475,8 +405,6 @@ __device__ __forceinline__ void bwd_sm90_dq_writer(const BwdParams& params,
           }
         }
         bulk_commit_group();
-        // The consumers have read the sender's staged dq.
-        if (Traits::kDqPairs && pair.matched(m)) mbarrier_arrive_cluster(peer_barrier(bars.peer_empty()));
         if (counter != nullptr) {
           bulk_wait_group<0>();  // the additions are done
           fence_async_proxy_global();
@@ -536,9 +464,8 @@ __device__ __forceinline__ void bwd_sm90_load_kv(const BwdParams& params, const 
 template <typename Traits, bool kCausal>
 __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, const SeqLen& seq,
                                                    int bidb, int kv_head, int n_block,
-                                                   const DqPair& pair, char* smem,
-                                                   const Sm90BwdBarriers& bars, int tidx, int& g,
-                                                   int& gathered) {
+                                                   char* smem, const Sm90BwdBarriers& bars,
+                                                   int tidx, int& g) {
   using Barrier = cutlass::arch::ClusterTransactionBarrier;
   using NamedBarrier = cutlass::arch::NamedBarrier;
   using Element = typename Traits::Element;
@@ -664,9 +591,8 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
     gmma_issue<true>(mma_sdp, tdPrV, at_buffer_do(tdPrdO, i), acc_dp);
   };
 
-  // Stages step i's dq (acc_dq, query rows m0..; dQ's products done) for the writer; a pair's
-  // step (`matched`): the reducer adds the sender's staged dq to its own.
-  auto stage_dq = [&](auto& acc_dq, int i, int m0, bool matched) __attribute__((always_inline)) {
+  // Stages step i's dq (acc_dq, query rows m0..; dQ's products done) for the writer.
+  auto stage_dq = [&](auto& acc_dq, int i, int m0) __attribute__((always_inline)) {
     gmma_done(acc_dq);
     // Accumulator rows lane/4 and lane/4 + 8 of the warp's 16 (rows past the sequence staged
     // as zeros); column 8t + 2(lane % 4) + c of the warpgroup's kDqCols.
@@ -674,48 +600,24 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
     if constexpr (!Traits::kDqInQ) {
       Barrier::wait(bars.dq_empty(stage), ((i / Traits::kDqStages) & 1) ^ 1);
     }
-    const bool gather = Traits::kDqPairs && matched && pair.reducer;
-    uint32_t peer_smem = 0;
-    if (gather) {
-      peer_smem = cluster_map(smem_u32, pair.peer_rank) +
-                  mbarrier_wait_cluster(bars.peer_full(), gathered & 1);
-    }
     Tensor dq = make_tensor(acc_dq.data(), gmma_acc_rowcol_layout(acc_dq.layout()));
     static_assert(decltype(size<1>(dq))::value == Traits::kDqCols / 4);
-    // Where column pair k of accumulator row r goes: columns 8t.. of the warpgroup's kDqCols
-    // (8 (t ^ 2).., swapped), t = k / 2.
-    constexpr int kPairs = decltype(size<1>(dq))::value / 2;
-    auto at = [&](int r, int t) {
-      return Traits::dq_box_offset(wg, t / 4, i) + dq_chunk_offset[t % 4] + r * 1024;
-    };
-    // The sender's values, all loaded before any store (each load a round trip to the other
-    // SM: loaded beside their stores, they were waited for one by one).
-    float2 other[2][kPairs];
-    if (gather) {
-      CUTE_UNROLL
-      for (int r = 0; r < 2; ++r) {
-        CUTE_UNROLL
-        for (int t = 0; t < kPairs; ++t) other[r][t] = load_cluster_f32x2(peer_smem + at(r, t));
-      }
-    }
     // Rows past the sequence are staged as zeros (dq_chunk_offset says where the rest goes).
     CUTE_UNROLL
     for (int r = 0; r < 2; ++r) {
       const int row = wg_row0 + lane / 4 + 8 * r;
       const bool valid = m0 + row < seq.seqlen_q;
       CUTE_UNROLL
-      for (int t = 0; t < kPairs; ++t) {
-        const int k = 2 * t, ks = (t ^ 2) * 2;
-        float x = dq_swap ? dq(r, ks) : dq(r, k);
-        float y = dq_swap ? dq(r, ks + 1) : dq(r, k + 1);
-        if (gather) {
-          x += other[r][t].x;
-          y += other[r][t].y;
-        }
-        store_shared_f32x2(smem_u32 + at(r, t), valid ? x : 0.f, valid ? y : 0.f);
+      for (int k = 0; k < size<1>(dq); k += 2) {
+        const int t = k / 2;  // columns 8t.. of the warpgroup's kDqCols (8 (t ^ 2).., swapped)
+        const int ks = (t ^ 2) * 2;
+        const float x = dq_swap ? dq(r, ks) : dq(r, k);
+        const float y = dq_swap ? dq(r, ks + 1) : dq(r, k + 1);
+        const uint32_t box = smem_u32 + Traits::dq_box_offset(wg, t / 4, i);
+        store_shared_f32x2(box + dq_chunk_offset[t % 4] + r * 1024, valid ? x : 0.f,
+                           valid ? y : 0.f);
       }
     }
-    if (gather) ++gathered;
     fence_async_proxy();
     NamedBarrier::arrive(Traits::kDqStagers + 32, uint32_t(Sm90BwdBarrier::kDqFull) + stage);
   };
@@ -729,7 +631,6 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
   // step (no product runs across steps: ptxas serialized every wgmma with S^T and dP^T issued
   // at the end of a step for the next).
   int prev_m0 = 0;
-  bool prev_matched = false;
   auto step = [&](int i_block, int h, int m, auto is_masked, auto& acc_dq)
                   __attribute__((always_inline)) {
     const int i = g + i_block;
@@ -748,7 +649,7 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
     if constexpr (Traits::kSdPAhead) {
       if (i_block > 0) {
         warpgroup_wait<2>();  // (the step before's products; ptxas waited for all without it)
-        stage_dq(acc_dq, i - 1, prev_m0, prev_matched);
+        stage_dq(acc_dq, i - 1, prev_m0);
       }
     }
     warpgroup_wait<1>();
@@ -830,9 +731,8 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
       if constexpr (Traits::kSdPAhead) {
         gmma_done(acc_dq);
         prev_m0 = m0;
-        prev_matched = pair.matched(m);
       } else {
-        stage_dq(acc_dq, i, m0, false);
+        stage_dq(acc_dq, i, m0);
       }
     } else {
       copy(copy_dS, thr_copy_dS.retile_S(rdS), tdSsdS);
@@ -849,7 +749,7 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
         gmma_issue<true>(mma_dq, at_elems(tdQrdS, ds_buffer(i)), tdQrK, acc_dq);
         issue_dk();
         warpgroup_wait<1>();  // dV and dQ are done
-        stage_dq(acc_dq, i, m0, false);
+        stage_dq(acc_dq, i, m0);
       } else {
         issue_dk();
       }
@@ -870,7 +770,7 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
                             __attribute__((always_inline)) {
                               step(i_block, h, m, is_masked, acc_dq);
                             });
-    if (steps.num_steps > 0) stage_dq(acc_dq, g + steps.num_steps - 1, prev_m0, prev_matched);
+    if (steps.num_steps > 0) stage_dq(acc_dq, g + steps.num_steps - 1, prev_m0);
   } else {
     // A step's own acc_dq: declared outside the walk, its registers would stay live across
     // steps (gmma_issue's operand fences read it).
@@ -908,33 +808,21 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
       Barrier::init(bars.q_empty(s), Traits::kNConsumers + (Traits::kDqInQ ? 1 : 0));
     }
     for (int s = 0; s < Traits::kDqStages; ++s) Barrier::init(bars.dq_empty(s), 1);
-    if constexpr (Traits::kDqPairs) {
-      Barrier::init(bars.peer_full(), 1);   // the sender's writer
-      Barrier::init(bars.peer_empty(), 1);  // the reducer's
-    }
     cutlass::arch::fence_barrier_init();
   }
-  // Pairs: the other CTA's barriers are initialized before any arrival on them.
-  if (Traits::kDqPairs && params.dq_pairs) {
-    cluster_sync_all();
-  } else {
-    __syncthreads();
-  }
+  __syncthreads();
   const int warp = threadIdx.x / 32;
   if (warp < 4) {
     cutlass::arch::warpgroup_reg_dealloc<24>();
     if (warp == 0) bwd_sm90_producer<Traits, kCausal>(params, tma, tile, seq, smem, bars);
     if (warp == 1) bwd_sm90_dq_writer<Traits, kCausal>(params, tma, tile, seq, smem, bars);
-    // Pairs: neither CTA exits while the other may read its shared memory or arrive on its
-    // barriers.
-    if (Traits::kDqPairs && params.dq_pairs) cluster_sync_all();
     return;
   }
   cutlass::arch::warpgroup_reg_alloc<240>();
   const int tidx = threadIdx.x - 128;
-  int g = 0, gathered = 0;
-  for (int n_block = tile.n_block, k = 0; tile.has(n_block, Traits::kBlockN, seq.seqlen_k);
-       n_block = tile.next(n_block, Traits::kBlockN, seq.seqlen_k), ++k) {
+  int g = 0;
+  for (int n_block = tile.n_block; tile.has(n_block, Traits::kBlockN, seq.seqlen_k);
+       n_block = tile.next(n_block, Traits::kBlockN, seq.seqlen_k)) {
     // Issued before the key block's step bounds and setup, which the compiler places between
     // this thread's wait and the barrier: they run while the other threads' rows land (D = 128
     // causal +1-2%, benchmarks/NOTES.md).
@@ -942,14 +830,11 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
     cp_async_wait<0>();
     fence_async_proxy();
     bwd_sm90_sync_consumers<Traits>();  // K and V have landed
-    bwd_sm90_key_block<Traits, kCausal>(
-        params, seq, tile.bidb, tile.kv_head, n_block,
-        dq_pair<Traits, kCausal>(params, seq, tile.kv_head, k, n_block), smem, bars, tidx, g,
-        gathered);
+    bwd_sm90_key_block<Traits, kCausal>(params, seq, tile.bidb, tile.kv_head, n_block, smem, bars,
+                                        tidx, g);
     // The next key block's K and V go where this one's dK and dV were staged.
     bwd_sm90_sync_consumers<Traits>();
   }
-  if (Traits::kDqPairs && params.dq_pairs) cluster_sync_all();
 #endif
 }
 

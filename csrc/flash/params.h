@@ -153,10 +153,6 @@ struct BwdParams : FwdParams {
   // Causal calls without ordered additions on the head-major grid, chosen at launch: each CTA
   // runs a key block and its mirror from the head's end (BwdTile).
   bool paired_key_blocks = false;
-  // Two-CTA clusters of neighbouring key blocks of a head, chosen at launch for the kernels
-  // that can (Sm90BwdTraits::kDqPairs): the CTA of the lower block adds the other's dq to its
-  // own before its reductions (bwd_sm90_kernel.h).
-  bool dq_pairs = false;
 };
 
 }  // namespace flash

@@ -47,52 +47,6 @@ __forceinline__ __device__ void store_shared_f32x2(uint32_t addr, float a, float
   asm volatile("st.shared.v2.f32 [%0], {%1, %2};\n" ::"r"(addr), "f"(a), "f"(b) : "memory");
 }
 
-// Clusters: `addr` (a shared memory address of this CTA) in CTA `rank` of the cluster.
-__forceinline__ __device__ uint32_t cluster_map(uint32_t addr, uint32_t rank) {
-  uint32_t remote;
-  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;\n" : "=r"(remote) : "r"(addr), "r"(rank));
-  return remote;
-}
-
-// Two floats at `addr`, a cluster shared memory address (cluster_map). Not ordered against
-// other memory accesses, so that the compiler issues such loads together (one after another's
-// use, each waited for its round trip to the other SM): `addr` must depend on what orders it
-// (mbarrier_wait_cluster's result).
-__forceinline__ __device__ float2 load_cluster_f32x2(uint32_t addr) {
-  float2 v;
-  asm("ld.shared::cluster.v2.f32 {%0, %1}, [%2];\n" : "=f"(v.x), "=f"(v.y) : "r"(addr));
-  return v;
-}
-
-// Arrives on the mbarrier at `addr` (a cluster shared memory address) with release semantics at
-// cluster scope: this thread's earlier accesses happen before what a waiter at cluster scope
-// does after the phase completes.
-__forceinline__ __device__ void mbarrier_arrive_cluster(uint32_t addr) {
-  asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];\n"
-               ::"r"(addr) : "memory");
-}
-
-// Waits for phase `parity` of this CTA's mbarrier `bar` to complete, acquiring at cluster scope
-// (what other CTAs' threads did before their arrivals). Returns 0, for load_cluster_f32x2's
-// addresses to depend on.
-__forceinline__ __device__ uint32_t mbarrier_wait_cluster(const uint64_t* bar, uint32_t parity) {
-  const uint32_t addr = static_cast<uint32_t>(__cvta_generic_to_shared(bar));
-  uint32_t zero;
-  asm volatile(
-      "{\n.reg .pred done;\nwait:\n"
-      "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 done, [%1], %2;\n"
-      "@!done bra wait;\nmov.u32 %0, 0;\n}\n"
-      : "=r"(zero) : "r"(addr), "r"(parity) : "memory");
-  return zero;
-}
-
-// Every thread of the cluster's CTAs: none goes on before all have arrived (their earlier
-// accesses, shared memory of other CTAs included, happen before).
-__forceinline__ __device__ void cluster_sync_all() {
-  asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;\n"
-               ::: "memory");
-}
-
 // Bulk reduction of `bytes` (a multiple of 16; both addresses 16-byte aligned) of fp32 from
 // shared memory into global memory, gmem[i] += smem[i], performed by the TMA unit while the
 // thread goes on; commit_group closes this thread's group of them, and wait_group.read<n> waits
