@@ -509,12 +509,14 @@ def test_deterministic(case):
 
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("case", ["plain", "gqa_bottom_right", "mqa_top_left_window",
-                                  "deterministic", "varlen", "softcap_alibi", "paired"])
+                                  "deterministic", "varlen", "softcap_alibi", "paired",
+                                  "unpaired"])
 def test_value_head_dim_192_128(dtype, case):
     """q/k head dim 192 with v head dim 128 (DeepSeek's) on the Hopper backward: dq, dk (192)
     and dv (128) against the reference; (176, 112) runs in the same kernel; deterministic calls
     repeat bit for bit; softcap and ALiBi (every step masked); a causal grid of more than four
-    waves (paired key blocks: a CTA's steps run over two key blocks)."""
+    waves (paired key blocks: a CTA's steps run over two key blocks), and one of more than 32
+    key blocks a head (one a CTA; bottom-right, softcap)."""
     require_kernel(192, dtype)
     if torch.cuda.get_device_capability() != (9, 0):
         pytest.skip("the (192, 128) kernels are Hopper kernels")
@@ -535,6 +537,12 @@ def test_value_head_dim_192_128(dtype, case):
         q, k = (randn(20, 16, 500, dims[0], dtype=dtype) for _ in range(2))
         v = randn(20, 16, 500, dims[1], dtype=dtype)
         check(*sdpa_style(is_causal=True), (q, k, v))
+        return
+    if case == "unpaired":
+        q = randn(9, 2, 1900, dims[0], dtype=dtype)
+        k = randn(9, 2, 2100, dims[0], dtype=dtype)
+        v = randn(9, 2, 2100, dims[1], dtype=dtype)
+        check(*flash_style(causal=True, softcap=10.0), (q * 4, k * 4, v))
         return
     q = randn(2, heads[0], 333, dims[0], dtype=dtype)
     k = randn(2, heads[1], 517, dims[0], dtype=dtype)
