@@ -270,6 +270,10 @@ KERNEL_CASES = [
     # 5 tokens x 8 heads a kv head: two CTAs of two row tiles; leftpad and cache rows.
     ("batch_idx_leftpad_tiles", 32, 4, 5, 128, {"causal": True, "leftpad": True}),
     ("paged256_softcap_sinks", 8, 2, 1, 256, {"softcap": 30.0, "sinks": True}),
+    # Leftpad mid-page with pages of 16: a split's first window read before cache_seqlens is
+    # known; the entries past each sequence's last page hold pages outside the cache (unused:
+    # read early, never checked or followed).
+    ("paged16_leftpad_unused_entries", 8, 2, 1, 128, {"leftpad": True, "unused_entries": True}),
     ("dense_d80_no_append", 4, 2, 3, 80, {"causal": True, "no_append": True}),
     # Longer than the kernel's window of 256 block-table entries (4096 tokens at page 16): the
     # window refilled within a CTA, with one split and with three whose bounds fall mid-window.
@@ -307,6 +311,7 @@ def test_cuda_decode_kernel(case, dtype):
     sinks = torch.randn(heads_q, generator=g) if options.pop("sinks", False) else None
     causal, window = options.pop("causal", False), options.pop("window_size", (-1, -1))
     num_splits = options.pop("num_splits", 0)
+    unused_entries = options.pop("unused_entries", False)
     ref_options = dict(options, sinks=sinks)
     args = (q, k_cache, v_cache, k if new else None, v if new else None, lengths, leftpad, rows,
             None, None, False, causal, window)
@@ -328,7 +333,12 @@ def test_cuda_decode_kernel(case, dtype):
         pages_k, table = paged(k_cache, page, torch.Generator().manual_seed(0))
         pages_v, _ = paged(v_cache, page, torch.Generator().manual_seed(0))
         cuda.update(k_cache=pages_k.cuda(), v_cache=pages_v.cuda())
-        kwargs["block_table"] = table.cuda()
+        table = table.cuda()
+        kwargs["block_table"] = table
+        if unused_entries:
+            in_use = (lengths.cuda() + new + page - 1) // page
+            past = torch.arange(table.shape[1], device="cuda")[None, :] >= in_use[:, None]
+            kwargs["block_table"] = table.masked_fill(past, 1 << 30)
     assert kvcache._kernel_runs(cuda["q"], cuda["k_cache"], cuda["v_cache"], None,
                                 kwargs.get("block_table"))
     out, lse = flash_ext.flash_attn_with_kvcache(**cuda, **kwargs)
@@ -336,8 +346,7 @@ def test_cuda_decode_kernel(case, dtype):
     assert_rule("out", out.cpu(), ref64, ref_lowp)
     assert_rule("lse", lse.cpu(), lse64, lse_lowp.float(), eps=1e-3)
     if name.startswith("paged"):
-        table = kwargs["block_table"].long()
-        got_k = cuda["k_cache"][table].reshape(batch, -1, heads_kv, head_dim).cpu()
+        got_k = cuda["k_cache"][table.long()].reshape(batch, -1, heads_kv, head_dim).cpu()
         assert torch.equal(got_k, k_after[:, :got_k.shape[1]])
     else:
         assert torch.equal(cuda["k_cache"].cpu(), k_after)
