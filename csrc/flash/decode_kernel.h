@@ -133,13 +133,6 @@ __device__ __forceinline__ int tokens_before(const DecodeParams& p, int b) {
   return tokens;
 }
 
-// A dense cache's row of a sequence (cache_batch_idx[b], or b), checked against the cache.
-__device__ __forceinline__ int checked_batch_row(const DecodeParams& p, int row) {
-  require(row >= 0 && row < p.cache_rows,
-          "flash_attn_with_kvcache: cache_batch_idx lies outside [0, the cache's batch)");
-  return row;
-}
-
 // Where token `pos` of sequence b lies: the cache row or page (`where`) and the token in it.
 __device__ __forceinline__ void cache_slot(const DecodeParams& p, int b, int pos, int& where,
                                            int& token) {
@@ -149,8 +142,10 @@ __device__ __forceinline__ void cache_slot(const DecodeParams& p, int b, int pos
     require(where >= 0 && where < p.cache_rows,
             "flash_attn_with_kvcache: a block_table entry in use lies outside [0, num_pages)");
   } else {
-    where = checked_batch_row(p, p.cache_batch_idx != nullptr ? p.cache_batch_idx[b] : b);
+    where = p.cache_batch_idx != nullptr ? p.cache_batch_idx[b] : b;
     token = pos;
+    require(where >= 0 && where < p.cache_rows,
+            "flash_attn_with_kvcache: cache_batch_idx lies outside [0, the cache's batch)");
   }
 }
 
@@ -216,29 +211,8 @@ __global__ void __launch_bounds__(DecodeTraits<kHeadDim, kMTiles>::kThreads)
   const int r0 = row_block * kRows, r_end = min(r0 + kRows, packed);
 
   // The sequence's tokens [lo, len), the new ones included; query token i sits at len - Sq + i.
-  // What needs no len is read first, so that those round trips overlap cache_seqlens': lo, a
-  // dense cache's row, and where this split's first key is lo's (split 0, no left window) the
-  // block-table entries of its first window (a paged CTA's copies then wait for one round trip
-  // before them, not two: +1.6% at page 16 with 1024 CTAs of 1k keys, H200).
-  const int lo = p.cache_leftpad != nullptr ? max(p.cache_leftpad[b], 0) : 0;
-  const bool paged = p.block_table != nullptr;
-  const int batch_row = !paged && p.cache_batch_idx != nullptr ? p.cache_batch_idx[b] : b;
-  const cutlass::FastDivmod page_div(paged ? p.page_size : 1);
-  auto page_of = [&](int pos) { return page_div.div(pos); };
-  const int* const table_row = p.block_table + b * p.block_table_stride;
-  constexpr int kEarly = (kDecodeTableWindow + kThreads - 1) / kThreads;  // entries a thread
-  int early[kEarly];
-  const bool first_known = paged && blockIdx.y == 0 && p.window_left < 0;
-  const int early_first = first_known ? page_of(lo / 16 * 16) : -1;
-  if (early_first >= 0) {
-    const int columns = p.seqlen_k / p.page_size;  // the table row's entries
-    CUTE_UNROLL
-    for (int j = 0; j < kEarly; ++j) {
-      const int entry = early_first + tid + j * kThreads;
-      early[j] = entry < columns ? table_row[entry] : 0;
-    }
-  }
   const int len = tokens_before(p, b) + p.new_tokens;
+  const int lo = p.cache_leftpad != nullptr ? max(p.cache_leftpad[b], 0) : 0;
   auto key_begin = [&](int i) {
     return p.window_left < 0 ? lo : max(lo, len - p.seqlen_q + i - p.window_left);
   };
@@ -278,17 +252,21 @@ __global__ void __launch_bounds__(DecodeTraits<kHeadDim, kMTiles>::kThreads)
   // s_table[pos / page_size - window0], token pos % page_size; the window holds the entries
   // [window0, window0 + kDecodeTableWindow) of the sequence's block-table row, and only those
   // of this split's keys (the checked ones) are read.
-  const int dense_row = !paged && n_tiles > 0 ? checked_batch_row(p, batch_row) : 0;
+  const bool paged = p.block_table != nullptr;
+  int dense_row = 0, unused;
+  if (!paged && n_tiles > 0) cache_slot(p, b, 0, dense_row, unused);
+  const cutlass::FastDivmod page_div(paged ? p.page_size : 1);
+  auto page_of = [&](int pos) { return page_div.div(pos); };
   const int split_end = min(end, begin16 + (tile0 + n_tiles) * kDecodeBlockN);
   const int last_entry = paged && n_tiles > 0 ? page_of(split_end - 1) : 0;
   int window0 = 0, window_end = 0;  // empty until the first tile
   auto refill = [&](int first) {
     __syncthreads();  // every thread is done with the current window's entries
+    const int* row = p.block_table + b * p.block_table_stride;
     CUTE_UNROLL
-    for (int j = 0; j < kEarly; ++j) {
-      const int i = tid + j * kThreads;
-      if (i < kDecodeTableWindow && first + i <= last_entry) {
-        const int page = first == early_first ? early[j] : table_row[first + i];
+    for (int i = tid; i < kDecodeTableWindow; i += kThreads) {
+      if (first + i <= last_entry) {
+        const int page = row[first + i];
         require(page >= 0 && page < p.cache_rows,
                 "flash_attn_with_kvcache: a block_table entry in use lies outside [0, num_pages)");
         s_table[i] = page;
