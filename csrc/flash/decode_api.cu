@@ -70,17 +70,6 @@ int decode_num_splits(const DecodeParams& p, int64_t requested) {
 
 int decode_slices(const DecodeParams& p) { return p.num_splits > 1 ? p.num_splits : 0; }
 
-int64_t decode_split_groups(const DecodeParams& p) {
-  if (p.num_splits <= 1) return 0;
-  int64_t groups = 0;
-  with_decode_variant(p, [&](auto, auto dim) {
-    with_m_tiles(p, [&](auto m_tiles) {
-      groups = decode_ctas(p, DecodeTraits<decltype(dim)::value, decltype(m_tiles)::value>::kRows);
-    });
-  });
-  return groups;
-}
-
 const char* decode_unsupported(const DecodeParams& p) {
   if (p.block_table != nullptr && p.page_size % 16 != 0) {  // a key slot in one page
     return "a paged cache's page_size must be a multiple of 16 tokens";
@@ -115,27 +104,14 @@ cudaError_t run_decode(const DecodeParams& call, cudaStream_t stream) {
       err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                  Traits::kSmemBytes);
       if (err != cudaSuccess) return;
-      const unsigned groups = static_cast<unsigned>(decode_ctas(params, Traits::kRows));
-      const bool split = params.num_splits > 1;
-      if (split) {  // the split counts zeroed, by a kernel the decode kernel may overlap
-        const int n = static_cast<int>(groups);
-        decode_zero_counts<<<std::min((n + 255) / 256, 1024), 256, 0, stream>>>(
-            params.split_counts, n);
-        err = cudaGetLastError();
-        if (err != cudaSuccess) return;
-      }
-      cudaLaunchConfig_t config = {};
-      config.gridDim = dim3(groups, params.num_splits);
-      config.blockDim = dim3(Traits::kThreads);
-      config.dynamicSmemBytes = Traits::kSmemBytes;
-      config.stream = stream;
-      cudaLaunchAttribute attribute = {};
-      attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-      attribute.val.programmaticStreamSerializationAllowed = 1;
-      config.attrs = &attribute;
-      config.numAttrs = split && programmatic_launch_supported() ? 1 : 0;
-      err = cudaLaunchKernelEx(&config, kernel, params);
+      const dim3 grid(static_cast<unsigned>(decode_ctas(params, Traits::kRows)), params.num_splits);
+      kernel<<<grid, Traits::kThreads, Traits::kSmemBytes, stream>>>(params);
+      err = cudaGetLastError();
     });
+    if (err != cudaSuccess || params.num_splits == 1) return;  // one split wrote out itself
+    FwdParams combine = params;
+    combine.num_splits = decode_slices(params);
+    err = launch_fwd_combine<Element, kHeadDim>(combine, stream);
   });
   return err;
 }

@@ -10,10 +10,9 @@
 // of 16 tokens (the op refuses other page sizes), so a slot lies in one page: one block-table
 // lookup a slot and stage, from the entries the CTA uses, staged in shared memory a window at
 // a time. The warps join their rows through shared memory at the end, and write out and lse
-// where the keys are one split, else the split's fp32 partial; the last split of a row block
-// to finish joins them (and the sinks) with fwd_combine.h's combine_row. Masks (the
-// sequence's [leftpad, seqlen), causal and sliding windows aligned bottom-right) and softcap
-// apply to every score.
+// where the keys are one split, else the split's fp32 partial for fwd_combine.h, which joins
+// the splits (and the sinks). Masks (the sequence's [leftpad, seqlen), causal and sliding
+// windows aligned bottom-right) and softcap apply to every score.
 #pragma once
 
 #include <cute/arch/copy_sm75.hpp>
@@ -134,13 +133,6 @@ __device__ __forceinline__ int tokens_before(const DecodeParams& p, int b) {
   return tokens;
 }
 
-// A dense cache's row of a sequence (cache_batch_idx[b], or b), checked against the cache.
-__device__ __forceinline__ int checked_batch_row(const DecodeParams& p, int row) {
-  require(row >= 0 && row < p.cache_rows,
-          "flash_attn_with_kvcache: cache_batch_idx lies outside [0, the cache's batch)");
-  return row;
-}
-
 // Where token `pos` of sequence b lies: the cache row or page (`where`) and the token in it.
 __device__ __forceinline__ void cache_slot(const DecodeParams& p, int b, int pos, int& where,
                                            int& token) {
@@ -150,8 +142,10 @@ __device__ __forceinline__ void cache_slot(const DecodeParams& p, int b, int pos
     require(where >= 0 && where < p.cache_rows,
             "flash_attn_with_kvcache: a block_table entry in use lies outside [0, num_pages)");
   } else {
-    where = checked_batch_row(p, p.cache_batch_idx != nullptr ? p.cache_batch_idx[b] : b);
+    where = p.cache_batch_idx != nullptr ? p.cache_batch_idx[b] : b;
     token = pos;
+    require(where >= 0 && where < p.cache_rows,
+            "flash_attn_with_kvcache: cache_batch_idx lies outside [0, the cache's batch)");
   }
 }
 
@@ -217,29 +211,8 @@ __global__ void __launch_bounds__(DecodeTraits<kHeadDim, kMTiles>::kThreads)
   const int r0 = row_block * kRows, r_end = min(r0 + kRows, packed);
 
   // The sequence's tokens [lo, len), the new ones included; query token i sits at len - Sq + i.
-  // What needs no len is read first, so that those round trips overlap cache_seqlens': lo, a
-  // dense cache's row, and where this split's first key is lo's (split 0, no left window) the
-  // block-table entries of its first window (a paged CTA's copies then wait for one round trip
-  // before them, not two: +1.6% at page 16 with 1024 CTAs of 1k keys, H200).
-  const int lo = p.cache_leftpad != nullptr ? max(p.cache_leftpad[b], 0) : 0;
-  const bool paged = p.block_table != nullptr;
-  const int batch_row = !paged && p.cache_batch_idx != nullptr ? p.cache_batch_idx[b] : b;
-  const cutlass::FastDivmod page_div(paged ? p.page_size : 1);
-  auto page_of = [&](int pos) { return page_div.div(pos); };
-  const int* const table_row = p.block_table + b * p.block_table_stride;
-  constexpr int kEarly = (kDecodeTableWindow + kThreads - 1) / kThreads;  // entries a thread
-  int early[kEarly];
-  const bool first_known = paged && blockIdx.y == 0 && p.window_left < 0;
-  const int early_first = first_known ? page_of(lo / 16 * 16) : -1;
-  if (early_first >= 0) {
-    const int columns = p.seqlen_k / p.page_size;  // the table row's entries
-    CUTE_UNROLL
-    for (int j = 0; j < kEarly; ++j) {
-      const int entry = early_first + tid + j * kThreads;
-      early[j] = entry < columns ? table_row[entry] : 0;
-    }
-  }
   const int len = tokens_before(p, b) + p.new_tokens;
+  const int lo = p.cache_leftpad != nullptr ? max(p.cache_leftpad[b], 0) : 0;
   auto key_begin = [&](int i) {
     return p.window_left < 0 ? lo : max(lo, len - p.seqlen_q + i - p.window_left);
   };
@@ -279,17 +252,21 @@ __global__ void __launch_bounds__(DecodeTraits<kHeadDim, kMTiles>::kThreads)
   // s_table[pos / page_size - window0], token pos % page_size; the window holds the entries
   // [window0, window0 + kDecodeTableWindow) of the sequence's block-table row, and only those
   // of this split's keys (the checked ones) are read.
-  const int dense_row = !paged && n_tiles > 0 ? checked_batch_row(p, batch_row) : 0;
+  const bool paged = p.block_table != nullptr;
+  int dense_row = 0, unused;
+  if (!paged && n_tiles > 0) cache_slot(p, b, 0, dense_row, unused);
+  const cutlass::FastDivmod page_div(paged ? p.page_size : 1);
+  auto page_of = [&](int pos) { return page_div.div(pos); };
   const int split_end = min(end, begin16 + (tile0 + n_tiles) * kDecodeBlockN);
   const int last_entry = paged && n_tiles > 0 ? page_of(split_end - 1) : 0;
   int window0 = 0, window_end = 0;  // empty until the first tile
   auto refill = [&](int first) {
     __syncthreads();  // every thread is done with the current window's entries
+    const int* row = p.block_table + b * p.block_table_stride;
     CUTE_UNROLL
-    for (int j = 0; j < kEarly; ++j) {
-      const int i = tid + j * kThreads;
-      if (i < kDecodeTableWindow && first + i <= last_entry) {
-        const int page = first == early_first ? early[j] : table_row[first + i];
+    for (int i = tid; i < kDecodeTableWindow; i += kThreads) {
+      if (first + i <= last_entry) {
+        const int page = row[first + i];
         require(page >= 0 && page < p.cache_rows,
                 "flash_attn_with_kvcache: a block_table entry in use lies outside [0, num_pages)");
         s_table[i] = page;
@@ -378,6 +355,11 @@ __global__ void __launch_bounds__(DecodeTraits<kHeadDim, kMTiles>::kThreads)
     if (s < n_tiles) load_tile(tile0 + s, s);
     cute::cp_async_fence();
   }
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  // The combine (launch_fwd_combine) may be scheduled from here on: its blocks wait for this
+  // grid's memory, and take the slots that this one-wave grid's blocks leave as they finish.
+  asm volatile("griddepcontrol.launch_dependents;\n" ::: "memory");
+#endif
   // The warp's Q rows as mma A fragments (16 columns each): read from shared memory every
   // stage, or once into registers where they fit beside O (D <= 128: 4 D / 16 registers).
   auto load_q = [&](uint32_t(&a)[4], int kk) {
@@ -487,7 +469,7 @@ __global__ void __launch_bounds__(DecodeTraits<kHeadDim, kMTiles>::kThreads)
 
   // A row tile's warps joined: per row the largest max M and the sum L of the warps' sums
   // rescaled to it; each warp's O scaled by its share, summed, and stored as the split's fp32
-  // partial (rows (b, query head, token) as combine_row reads them).
+  // partial (rows (b, query head, token) as fwd_combine_kernel reads them).
   float* const s_stats = reinterpret_cast<float*>(sKV);  // (warps, {max, sum}, kDecodeRows)
   float* const s_out = s_stats + Traits::kWarps * 2 * kDecodeRows;  // (warps, rows, kOutStride)
   constexpr int kOutStride = Traits::kOutStride;
@@ -527,7 +509,7 @@ __global__ void __launch_bounds__(DecodeTraits<kHeadDim, kMTiles>::kThreads)
   }
   __syncthreads();
   // One split: out and lse (the sink joined) written here; several: the split's fp32 partial
-  // (rows (b, query head, token)), which the group's last split joins (combine_row).
+  // (rows (b, query head, token)), for fwd_combine_kernel to join.
   const bool direct = p.num_splits == 1;
   const int64_t rows = int64_t(p.batch) * p.heads_q * p.seqlen_q;
   const int64_t slice0 = int64_t(blockIdx.y) * rows;
@@ -574,37 +556,6 @@ __global__ void __launch_bounds__(DecodeTraits<kHeadDim, kMTiles>::kThreads)
     } else {
       p.lse_accum[slice0 + global_row(tid)] = keys;
     }
-  }
-  if (direct) return;
-  // Several splits: the group's last split to count its partial joins the group's rows (a warp
-  // a row), so that no combine kernel follows this one: its tail after this grid's last CTA
-  // was 3-4 us of a 70 us call (H200, benchmarks/NOTES.md).
-  __shared__ bool s_last;
-  __threadfence();  // this CTA's partial, visible before its count
-  __syncthreads();
-  if (tid == 0) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    // The counts were zeroed by the kernel before this one, launched as its dependent.
-    asm volatile("griddepcontrol.wait;\n" ::: "memory");
-#endif
-    s_last = atomicAdd(p.split_counts + blockIdx.x, 1) == p.num_splits - 1;
-  }
-  __syncthreads();
-  if (!s_last) return;
-  __threadfence();  // the other splits' partials, read after their counts
-  for (int r = warp; r < r_end - r0; r += Traits::kWarps) {
-    combine_row<Element, kHeadDim>(p, global_row(r), lane);
-  }
-}
-
-// The split counts to 0 for the decode kernel launched after it, which may start at once (the
-// counts are read only after griddepcontrol.wait).
-__global__ void decode_zero_counts(int* counts, int n) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("griddepcontrol.launch_dependents;\n" ::: "memory");
-#endif
-  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
-    counts[i] = 0;
   }
 }
 

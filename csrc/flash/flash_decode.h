@@ -19,17 +19,12 @@ int decode_num_splits(const DecodeParams& params, int64_t requested = 0);
 // out and lse itself).
 int decode_slices(const DecodeParams& params);
 
-// The split counts (DecodeParams::split_counts, int32) the call needs: one a CTA group with
-// several splits, none with one.
-int64_t decode_split_groups(const DecodeParams& params);
-
 // Why the decode kernel cannot run `params` (its grid), or nullptr when it can.
 const char* decode_unsupported(const DecodeParams& params);
 
-// Runs the append of the new tokens (if any) and the decode kernel (with several splits, after
-// the kernel zeroing its split counts) on `stream`. The caller has validated `params`
-// (fwd_built for its dtype and head dim, 16-byte aligned rows, decode_unsupported) and
-// allocated out_accum, lse_accum and split_counts. Returns the launch status.
+// Runs the append of the new tokens (if any), the decode kernel and the combine on `stream`.
+// The caller has validated `params` (fwd_built for its dtype and head dim, 16-byte aligned rows,
+// decode_unsupported) and allocated out_accum and lse_accum. Returns the launch status.
 cudaError_t run_decode(const DecodeParams& params, cudaStream_t stream);
 
 }  // namespace flash

@@ -25,104 +25,97 @@ __device__ __forceinline__ float join_sink(float lse, float sink) {
   return sink == INFINITY ? sink : hi + log1pf(__expf(-fabsf(lse - sink)));
 }
 
-// Row `row` (b, h, i) of out and lse from the splits' partials, by one warp: each lane 4
-// consecutive columns of every 128, the splits added in their order (the same sums whichever
-// warp or kernel joins the row). The first kCombineAhead splits' partials are loaded together
-// with the row's lse values, so that a row of few splits (decoding's: 2 at a 256 MiB cache)
-// costs one round trip. Reads through L2 (ld.global.cg): in the decode kernel the partials
-// are other CTAs', written during this kernel.
-template <typename Element, int kHeadDim>
-__device__ __forceinline__ void combine_row(const FwdParams& params, int64_t row, int lane) {
-  constexpr int kChunks = (kHeadDim + 127) / 128;
-  const int64_t rows = int64_t(params.batch) * params.heads_q * params.seqlen_q;
-  const int splits = params.num_splits;
-  bool used[kChunks];
-  CUTE_UNROLL
-  for (int c = 0; c < kChunks; ++c) {
-    const int col = 128 * c + 4 * lane;
-    used[c] = col < kHeadDim && col < params.head_dim;
-  }
-  auto part = [&](int s, int c) {
-    return __ldcg(reinterpret_cast<const float4*>(params.out_accum + (s * rows + row) * kHeadDim +
-                                                  128 * c + 4 * lane));
-  };
-  auto lse_of = [&](int s) { return __ldcg(params.lse_accum + s * rows + row); };
-  float4 ahead[kCombineAhead][kChunks];
-  CUTE_UNROLL
-  for (int s = 0; s < kCombineAhead; ++s) {
-    CUTE_UNROLL
-    for (int c = 0; c < kChunks; ++c) {
-      ahead[s][c] = s < splits && used[c] ? part(s, c) : make_float4(0.f, 0.f, 0.f, 0.f);
-    }
-  }
-  float lse_max = -INFINITY;
-  for (int s = lane; s < splits; s += 32) lse_max = fmaxf(lse_max, lse_of(s));
-  for (int offset = 16; offset > 0; offset /= 2)
-    lse_max = fmaxf(lse_max, __shfl_xor_sync(0xffffffff, lse_max, offset));
-  float sum = 0.f;
-  if (lse_max != -INFINITY) {
-    for (int s = lane; s < splits; s += 32) sum += __expf(lse_of(s) - lse_max);
-  }
-  for (int offset = 16; offset > 0; offset /= 2) sum += __shfl_xor_sync(0xffffffff, sum, offset);
-  const float lse_keys = sum == 0.f ? -INFINITY : lse_max + __logf(sum);
-
-  const int i = static_cast<int>(row % params.seqlen_q);
-  const int h = static_cast<int>((row / params.seqlen_q) % params.heads_q);
-  const int b = static_cast<int>(row / (int64_t(params.seqlen_q) * params.heads_q));
-  const float lse = params.sinks != nullptr ? join_sink(lse_keys, params.sinks[h]) : lse_keys;
-  if (lane == 0) params.lse[row] = lse;
-  float4 acc[kChunks];
-  CUTE_UNROLL
-  for (int c = 0; c < kChunks; ++c) acc[c] = make_float4(0.f, 0.f, 0.f, 0.f);
-  if (lse_keys != -INFINITY) {  // else out is 0 (no key, or only the sink)
-    for (int s0 = 0; s0 < splits; s0 += kCombineAhead) {
-      CUTE_UNROLL
-      for (int j = 0; j < kCombineAhead; ++j) {
-        const int s = s0 + j;
-        if (s < splits) {
-          const float w = __expf(lse_of(s) - lse);
-          CUTE_UNROLL
-          for (int c = 0; c < kChunks; ++c) {
-            acc[c].x += w * ahead[j][c].x;
-            acc[c].y += w * ahead[j][c].y;
-            acc[c].z += w * ahead[j][c].z;
-            acc[c].w += w * ahead[j][c].w;
-          }
-        }
-        if (s + kCombineAhead < splits) {
-          CUTE_UNROLL
-          for (int c = 0; c < kChunks; ++c) {
-            if (used[c]) ahead[j][c] = part(s + kCombineAhead, c);
-          }
-        }
-      }
-    }
-  }
-  Element* out = static_cast<Element*>(params.out) + b * params.o_batch_stride +
-                 h * params.o_head_stride + i * params.o_row_stride;
-  CUTE_UNROLL
-  for (int c = 0; c < kChunks; ++c) {
-    if (!used[c]) continue;
-    cutlass::Array<Element, 4> o;  // head_dim is a multiple of 8: whole pieces of 4
-    o[0] = Element(acc[c].x), o[1] = Element(acc[c].y);
-    o[2] = Element(acc[c].z), o[3] = Element(acc[c].w);
-    *reinterpret_cast<cutlass::Array<Element, 4>*>(out + 128 * c + 4 * lane) = o;
-  }
-}
-
-// The split-KV forward's combine: a warp a row. Launched after the kernel that wrote the
-// partials, possibly while it still runs (programmatic dependent launch, launch_fwd_combine):
-// it waits for that kernel's memory before reading.
+// A warp a row, each lane 4 consecutive columns of every 128, the splits added in their order.
+// The first kCombineAhead splits' partials are loaded together with the row's lse values, so
+// that a row of few splits (decoding's: 2 at a 256 MiB cache) costs one round trip to L2 after
+// the kernel that wrote them ends: the combine's time is what follows that kernel's last block
+// (a block a row with the splits spread over its warps took 5.2 us there at Sq = 4 with 64
+// query heads on 8, 3.9 us a warp a row, H200: benchmarks/NOTES.md). Launched after that
+// kernel, possibly while it still runs (programmatic dependent launch, launch_fwd_combine): it
+// waits for that kernel's memory before reading.
 template <typename Element, int kHeadDim>
 __global__ void __launch_bounds__(kCombineWarps * 32)
     fwd_combine_kernel(__grid_constant__ const FwdParams params) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   asm volatile("griddepcontrol.wait;\n" ::: "memory");
 #endif
+  constexpr int kChunks = (kHeadDim + 127) / 128;
+  const int lane = threadIdx.x % 32;
   const int64_t rows = int64_t(params.batch) * params.heads_q * params.seqlen_q;
+  const int splits = params.num_splits;
   for (int64_t row = int64_t(blockIdx.x) * kCombineWarps + threadIdx.x / 32; row < rows;
-       row += int64_t(gridDim.x) * kCombineWarps) {
-    combine_row<Element, kHeadDim>(params, row, threadIdx.x % 32);
+       row += int64_t(gridDim.x) * kCombineWarps) {  // (b, h, i)
+    bool used[kChunks];
+    CUTE_UNROLL
+    for (int c = 0; c < kChunks; ++c) {
+      const int col = 128 * c + 4 * lane;
+      used[c] = col < kHeadDim && col < params.head_dim;
+    }
+    auto part = [&](int s, int c) {
+      return *reinterpret_cast<const float4*>(params.out_accum + (s * rows + row) * kHeadDim +
+                                              128 * c + 4 * lane);
+    };
+    float4 ahead[kCombineAhead][kChunks];
+    CUTE_UNROLL
+    for (int s = 0; s < kCombineAhead; ++s) {
+      CUTE_UNROLL
+      for (int c = 0; c < kChunks; ++c) {
+        ahead[s][c] = s < splits && used[c] ? part(s, c) : make_float4(0.f, 0.f, 0.f, 0.f);
+      }
+    }
+    float lse_max = -INFINITY;
+    for (int s = lane; s < splits; s += 32) lse_max = fmaxf(lse_max, params.lse_accum[s * rows + row]);
+    for (int offset = 16; offset > 0; offset /= 2)
+      lse_max = fmaxf(lse_max, __shfl_xor_sync(0xffffffff, lse_max, offset));
+    float sum = 0.f;
+    if (lse_max != -INFINITY) {
+      for (int s = lane; s < splits; s += 32) sum += __expf(params.lse_accum[s * rows + row] - lse_max);
+    }
+    for (int offset = 16; offset > 0; offset /= 2) sum += __shfl_xor_sync(0xffffffff, sum, offset);
+    const float lse_keys = sum == 0.f ? -INFINITY : lse_max + __logf(sum);
+
+    const int i = static_cast<int>(row % params.seqlen_q);
+    const int h = static_cast<int>((row / params.seqlen_q) % params.heads_q);
+    const int b = static_cast<int>(row / (int64_t(params.seqlen_q) * params.heads_q));
+    const float lse = params.sinks != nullptr ? join_sink(lse_keys, params.sinks[h]) : lse_keys;
+    if (lane == 0) params.lse[row] = lse;
+    float4 acc[kChunks];
+    CUTE_UNROLL
+    for (int c = 0; c < kChunks; ++c) acc[c] = make_float4(0.f, 0.f, 0.f, 0.f);
+    if (lse_keys != -INFINITY) {  // else out is 0 (no key, or only the sink)
+      for (int s0 = 0; s0 < splits; s0 += kCombineAhead) {
+        CUTE_UNROLL
+        for (int j = 0; j < kCombineAhead; ++j) {
+          const int s = s0 + j;
+          if (s < splits) {
+            const float w = __expf(params.lse_accum[s * rows + row] - lse);
+            CUTE_UNROLL
+            for (int c = 0; c < kChunks; ++c) {
+              acc[c].x += w * ahead[j][c].x;
+              acc[c].y += w * ahead[j][c].y;
+              acc[c].z += w * ahead[j][c].z;
+              acc[c].w += w * ahead[j][c].w;
+            }
+          }
+          if (s + kCombineAhead < splits) {
+            CUTE_UNROLL
+            for (int c = 0; c < kChunks; ++c) {
+              if (used[c]) ahead[j][c] = part(s + kCombineAhead, c);
+            }
+          }
+        }
+      }
+    }
+    Element* out = static_cast<Element*>(params.out) + b * params.o_batch_stride +
+                   h * params.o_head_stride + i * params.o_row_stride;
+    CUTE_UNROLL
+    for (int c = 0; c < kChunks; ++c) {
+      if (!used[c]) continue;
+      cutlass::Array<Element, 4> o;  // head_dim is a multiple of 8: whole pieces of 4
+      o[0] = Element(acc[c].x), o[1] = Element(acc[c].y);
+      o[2] = Element(acc[c].z), o[3] = Element(acc[c].w);
+      *reinterpret_cast<cutlass::Array<Element, 4>*>(out + 128 * c + 4 * lane) = o;
+    }
   }
 }
 

@@ -106,10 +106,6 @@ struct DecodeParams : FwdParams {
   int64_t k_new_batch_stride = 0, k_new_head_stride = 0, k_new_row_stride = 0;
   int64_t v_new_batch_stride = 0, v_new_head_stride = 0, v_new_row_stride = 0;
   int new_tokens = 0;
-  // Several splits: one count a CTA group (a (sequence, kv head, row block): the decode grid's
-  // x), of its splits that have written their partial; zeroed by decode_zero_counts before the
-  // decode kernel, whose last split of a group joins the group's partials.
-  int* split_counts = nullptr;
 };
 
 // The backward reads the forward's call (q, k, v, out, lse and every option) and adds the

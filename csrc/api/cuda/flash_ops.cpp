@@ -451,9 +451,6 @@ std::tuple<Tensor, Tensor> kvcache_fwd(
               unsupported);
   p.num_splits = flash::decode_num_splits(p, num_splits);
   const Workspace workspace(p, q, flash::decode_slices(p), sinks);
-  const Tensor split_counts =
-      at::empty({flash::decode_split_groups(p)}, q.options().dtype(at::kInt));
-  p.split_counts = split_counts.data_ptr<int>();
   poison({out, lse});
   gpu::check_launch(flash::run_decode(p, c10::cuda::getCurrentCUDAStream()), "flash decode");
   return {out, lse};
