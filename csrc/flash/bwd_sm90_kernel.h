@@ -583,13 +583,6 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
     CUTE_UNROLL
     for (int c = 0; c < kCols; ++c) dst[c] = src[get<1>(tScS_rc(0, c))];
   };
-  // Step i's Q and dO have landed: its lse read, its S^T and dP^T issued.
-  auto issue_sdp = [&](int i) __attribute__((always_inline)) {
-    Barrier::wait(bars.q_full(i % 2), (i / 2) & 1);
-    read_rows(lse_log2, smem_lse + (i % 2) * kBlockM);
-    gmma_issue<true>(mma_sdp, tSrK, at_buffer(tSrQ, i), acc_s);
-    gmma_issue<true>(mma_sdp, tdPrV, at_buffer_do(tdPrdO, i), acc_dp);
-  };
 
   // Stages step i's dq (acc_dq, query rows m0..; dQ's products done) for the writer.
   auto stage_dq = [&](auto& acc_dq, int i, int m0) __attribute__((always_inline)) {
@@ -645,7 +638,11 @@ __device__ __forceinline__ void bwd_sm90_key_block(const BwdParams& params, cons
     const float* lse_i = smem_lse + (i % 2) * kBlockM;
     const float* dsum_i = smem_dsum + (i % 2) * kBlockM;
     float dsum[kCols];
-    issue_sdp(i);
+    // Q and dO have landed: lse read, S^T and dP^T issued.
+    Barrier::wait(bars.q_full(i % 2), (i / 2) & 1);
+    read_rows(lse_log2, lse_i);
+    gmma_issue<true>(mma_sdp, tSrK, at_buffer(tSrQ, i), acc_s);
+    gmma_issue<true>(mma_sdp, tdPrV, at_buffer_do(tdPrdO, i), acc_dp);
     if constexpr (Traits::kSdPAhead) {
       if (i_block > 0) {
         warpgroup_wait<2>();  // (the step before's products; ptxas waited for all without it)
