@@ -47,52 +47,6 @@ int64_t decode_ctas(const DecodeParams& p, int rows_a_cta) {
   return int64_t(p.batch) * p.heads_kv * ((packed_rows(p) + rows_a_cta - 1) / rows_a_cta);
 }
 
-// The decode kernel's work items (a CTA's rows against one split) are numbered in an int with
-// room for the claims past the last one.
-constexpr int64_t kMostDecodeItems = int64_t(1) << 30;
-
-// The decode kernel's CTAs that fit on the device at once, asked once a device and variant.
-template <typename Element, int kHeadDim, int kMTiles>
-int64_t decode_resident_ctas(const DecodeParams& p) {
-  static int known[64] = {};  // blocks an SM; 0: not asked
-  int device = 0;
-  int blocks = 1;
-  if (cudaGetDevice(&device) == cudaSuccess && device >= 0 && device < 64) {
-    if (known[device] == 0) {
-      using Traits = DecodeTraits<kHeadDim, kMTiles>;
-      auto kernel = &decode_kernel<Element, kHeadDim, kMTiles>;
-      int n = 0;
-      if (cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                               Traits::kSmemBytes) != cudaSuccess ||
-          cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kernel, Traits::kThreads,
-                                                        Traits::kSmemBytes) != cudaSuccess) {
-        n = 1;
-      }
-      known[device] = std::max(n, 1);
-    }
-    blocks = known[device];
-  }
-  return int64_t(std::max(p.num_sms, 1)) * blocks;
-}
-
-// Calls f(kernel, Traits, items, ctas) for the call's decode kernel: its work items and its
-// grid, one CTA an item up to the CTAs that fit at once (those then claim the rest).
-template <typename F>
-void with_decode_grid(const DecodeParams& p, F f) {
-  with_decode_variant(p, [&](auto tag, auto dim) {
-    using Element = typename decltype(tag)::type;
-    constexpr int kHeadDim = decltype(dim)::value;
-    with_m_tiles(p, [&](auto m_tiles) {
-      constexpr int kMTiles = decltype(m_tiles)::value;
-      using Traits = DecodeTraits<kHeadDim, kMTiles>;
-      const int64_t items = decode_ctas(p, Traits::kRows) * std::max(p.num_splits, 1);
-      const int64_t ctas =
-          std::min(items, decode_resident_ctas<Element, kHeadDim, kMTiles>(p));
-      f(&decode_kernel<Element, kHeadDim, kMTiles>, Traits{}, items, ctas);
-    });
-  });
-}
-
 }  // namespace
 
 // Memory bound: the splits fill the SMs in one wave (rounded down), each split at least one
@@ -103,6 +57,7 @@ void with_decode_grid(const DecodeParams& p, F f) {
 int decode_num_splits(const DecodeParams& p, int64_t requested) {
   const int64_t tiles = (int64_t(p.seqlen_k) + kDecodeBlockN - 1) / kDecodeBlockN;
   const int64_t most = std::clamp<int64_t>(tiles, 1, 256);
+  if (requested > 0) return static_cast<int>(std::min(requested, most));
   int rows = kDecodeRows;
   with_decode_variant(p, [&](auto, auto dim) {
     with_m_tiles(p, [&](auto m_tiles) {
@@ -110,16 +65,7 @@ int decode_num_splits(const DecodeParams& p, int64_t requested) {
     });
   });
   const int64_t ctas = std::max<int64_t>(1, decode_ctas(p, rows));
-  const int64_t splits = requested > 0 ? std::min(requested, most)
-                                       : std::clamp<int64_t>(std::max(p.num_sms, 1) / ctas, 1, most);
-  // The items (CTAs x splits) stay below kMostDecodeItems (decode_unsupported: CTAs alone do).
-  return static_cast<int>(std::max<int64_t>(1, std::min(splits, (kMostDecodeItems - 1) / ctas)));
-}
-
-bool decode_claims_needed(const DecodeParams& p) {
-  bool needed = false;
-  with_decode_grid(p, [&](auto, auto, int64_t items, int64_t ctas) { needed = ctas < items; });
-  return needed;
+  return static_cast<int>(std::clamp<int64_t>(std::max(p.num_sms, 1) / ctas, 1, most));
 }
 
 int decode_slices(const DecodeParams& p) { return p.num_splits > 1 ? p.num_splits : 0; }
@@ -128,9 +74,9 @@ const char* decode_unsupported(const DecodeParams& p) {
   if (p.block_table != nullptr && p.page_size % 16 != 0) {  // a key slot in one page
     return "a paged cache's page_size must be a multiple of 16 tokens";
   }
-  if (decode_ctas(p, kDecodeRows) >= kMostDecodeItems) {  // at most this many
-    return "batch x heads_kv x ceil(seqlen_q x heads_q / heads_kv / 16) reaches 2^30 (the "
-           "decode kernel's work items)";
+  if (decode_ctas(p, kDecodeRows) >= (int64_t(1) << 31)) {  // at most this many
+    return "batch x heads_kv x ceil(seqlen_q x heads_q / heads_kv / 16) reaches 2^31 (the "
+           "decode kernel's grid)";
   }
   return nullptr;
 }
@@ -152,16 +98,14 @@ cudaError_t run_decode(const DecodeParams& call, cudaStream_t stream) {
     }
     err = cudaSuccess;
     if (params.seqlen_q == 0) return;
-    with_decode_grid(params, [&](auto kernel, auto traits, int64_t items, int64_t ctas) {
-      using Traits = decltype(traits);
-      if (ctas < items && params.decode_claims == nullptr) {  // the caller's duty
-        err = cudaErrorInvalidValue;
-        return;
-      }
+    with_m_tiles(params, [&](auto m_tiles) {
+      using Traits = DecodeTraits<kHeadDim, decltype(m_tiles)::value>;
+      auto kernel = &decode_kernel<Element, kHeadDim, decltype(m_tiles)::value>;
       err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                  Traits::kSmemBytes);
       if (err != cudaSuccess) return;
-      kernel<<<static_cast<unsigned>(ctas), Traits::kThreads, Traits::kSmemBytes, stream>>>(params);
+      const dim3 grid(static_cast<unsigned>(decode_ctas(params, Traits::kRows)), params.num_splits);
+      kernel<<<grid, Traits::kThreads, Traits::kSmemBytes, stream>>>(params);
       err = cudaGetLastError();
     });
     if (err != cudaSuccess || params.num_splits == 1) return;  // one split wrote out itself

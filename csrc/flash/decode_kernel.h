@@ -73,14 +73,12 @@ struct DecodeTraits {
   // CTA read slower, benchmarks/NOTES.md), ~200 KB for two; at least double buffering.
   static constexpr int kBudget = (kMTiles == 1 ? 108 : 200) * 1024;
   static constexpr int kStages = kBudget / kStageBytes > 2 ? kBudget / kStageBytes : 2;
-  // Q rows twice (the item computed and the next one copied), the stages, the block-table
-  // window, the two items' descriptions and the published claim.
-  static constexpr int kSmemBytes = (2 * kRows * kStride + kStages * 2 * kTileElems) * 2 +
-                                    kDecodeTableWindow * 4 + 2 * 64 + 16;
-  // An item's end joins its warps' rows in its last tile's stage: their (max, sum) and the
-  // fp32 rows summed by a row tile's warps in turn (padded against bank conflicts).
+  static constexpr int kSmemBytes =
+      (kRows * kStride + kStages * 2 * kTileElems) * 2 + kDecodeTableWindow * 4;
+  // The epilogue's fp32 rows of every warp, in the stages' memory (padded against conflicts).
   static constexpr int kOutStride = kHeadDim + 4;
-  static_assert((kWarps * 2 * kDecodeRows + kRows * kOutStride) * 4 <= kStageBytes);
+  static_assert((kWarps * 2 * kDecodeRows + kWarps * kDecodeRows * kOutStride) * 4 <=
+                kStages * kStageBytes);
   static_assert(kSmemBytes <= 227 * 1024);
 };
 
@@ -126,24 +124,13 @@ __device__ __forceinline__ void require(bool ok, const char* what) {
   if (!ok) __assert_fail(what, __FILE__, __LINE__, "flash_ext decode");
 }
 
-// Sequence b's tokens before the append (`tokens`, read from cache_seqlens or the one count),
-// checked against the cache's capacity.
-__device__ __forceinline__ int checked_tokens(const DecodeParams& p, int tokens) {
+// Sequence b's tokens before the append, checked against the cache's capacity.
+__device__ __forceinline__ int tokens_before(const DecodeParams& p, int b) {
+  const int tokens = p.cache_seqlens != nullptr ? p.cache_seqlens[b] : p.cache_seqlen;
   require(tokens >= 0 && tokens <= p.seqlen_k - p.new_tokens,
           "flash_attn_with_kvcache: cache_seqlens must be >= 0 with cache_seqlens + seqlen_new "
           "<= the cache's tokens");
   return tokens;
-}
-
-__device__ __forceinline__ int tokens_before(const DecodeParams& p, int b) {
-  return checked_tokens(p, p.cache_seqlens != nullptr ? p.cache_seqlens[b] : p.cache_seqlen);
-}
-
-// A dense cache's row (cache_batch_idx[b], or b), checked.
-__device__ __forceinline__ int checked_row(const DecodeParams& p, int row) {
-  require(row >= 0 && row < p.cache_rows,
-          "flash_attn_with_kvcache: cache_batch_idx lies outside [0, the cache's batch)");
-  return row;
 }
 
 // Where token `pos` of sequence b lies: the cache row or page (`where`) and the token in it.
@@ -155,8 +142,10 @@ __device__ __forceinline__ void cache_slot(const DecodeParams& p, int b, int pos
     require(where >= 0 && where < p.cache_rows,
             "flash_attn_with_kvcache: a block_table entry in use lies outside [0, num_pages)");
   } else {
-    where = checked_row(p, p.cache_batch_idx != nullptr ? p.cache_batch_idx[b] : b);
+    where = p.cache_batch_idx != nullptr ? p.cache_batch_idx[b] : b;
     token = pos;
+    require(where >= 0 && where < p.cache_rows,
+            "flash_attn_with_kvcache: cache_batch_idx lies outside [0, the cache's batch)");
   }
 }
 
@@ -197,51 +186,7 @@ __device__ __forceinline__ float quad_sum(float x) {
   return x + __shfl_xor_sync(0xffffffff, x, 2);
 }
 
-// A decode CTA's work item: the packed query rows [r0, r_end) of (sequence b, kv head hkv)
-// against one split of their keys. Items are numbered with the row blocks fastest, then the kv
-// heads, the sequences, and the splits slowest.
-struct alignas(16) DecodeWork {
-  int b, hkv, r0, r_end, split;
-  int lo, len;              // the sequence's tokens [lo, len), the new ones included
-  int begin, end, begin16;  // the keys the rows see; the tiles start at begin16
-  // The split's tiles: at least one (an item without keys runs one tile of masked keys, which
-  // leaves its rows empty, so that every item ends the same way).
-  int tile0, n_tiles;
-  int where;  // dense: the cache row; paged: the last block-table entry in use (-1: none)
-};
-
-// What an item needs from memory before its keys are known, read two items ahead of its use.
-struct alignas(16) DecodeAhead {
-  int w;                     // the item; >= the grid's items: none
-  int tokens, leftpad, row;  // cache_seqlens[b] (or cache_seqlen), cache_leftpad[b], the row
-};
-
-// Keeps at most `n` of this thread's newest cp.async groups pending (n >= 0 at run time; the
-// wait instruction takes a constant).
-template <int kMost>
-__device__ __forceinline__ void cp_async_wait_at_most(int n) {
-  if constexpr (kMost <= 0) {
-    cute::cp_async_wait<0>();
-  } else {
-    if (n >= kMost) {
-      cute::cp_async_wait<kMost>();
-    } else {
-      cp_async_wait_at_most<kMost - 1>(n);
-    }
-  }
-}
-
-// Grid: 1-D, at most one CTA an item; Traits::kThreads threads. A CTA takes item blockIdx.x
-// and then, where the grid has fewer CTAs than items (p.decode_claims set, zeroed by the
-// caller), the items it claims from that counter one after another. Its copies run on from
-// one item to the next: the next item's Q rows and first tiles are read while the last tiles
-// of the one before are computed and joined, so that an SM's reads do not pause between items
-// (one CTA an SM at two row tiles: a CTA's start and end cost ~4 us each, benchmarks/NOTES.md).
-// The copies stay at most one item ahead of the products (Q and the item's description are
-// double-buffered). Thread 0 describes the items in shared memory (registers are what bounds
-// the kernel): it claims an item three ahead of the products, and reads what the item needs
-// from memory (its sequence's length, leftpad and cache row) by cp.async two items ahead,
-// along with the tiles, so that none of these round trips stalls the CTA.
+// Grid: (batch x kv heads x row blocks (fastest), splits); Traits::kThreads threads.
 template <typename Element, int kHeadDim, int kMTiles>
 __global__ void __launch_bounds__(DecodeTraits<kHeadDim, kMTiles>::kThreads)
     decode_kernel(__grid_constant__ const DecodeParams p) {
@@ -249,11 +194,9 @@ __global__ void __launch_bounds__(DecodeTraits<kHeadDim, kMTiles>::kThreads)
   constexpr int kStride = Traits::kStride, kChunks = Traits::kChunks, kRows = Traits::kRows;
   constexpr int kStages = Traits::kStages, kThreads = Traits::kThreads;
   extern __shared__ __align__(128) char smem_raw[];
-  Element* const sQ = reinterpret_cast<Element*>(smem_raw);  // 2 x (kRows, kStride)
-  Element* const sKV = sQ + 2 * kRows * kStride;              // stages x (K tile, V tile)
+  Element* const sQ = reinterpret_cast<Element*>(smem_raw);  // (kRows, kStride)
+  Element* const sKV = sQ + kRows * kStride;                  // stages x (K tile, V tile)
   int* const s_table = reinterpret_cast<int*>(sKV + kStages * 2 * Traits::kTileElems);
-  DecodeWork* const s_work = reinterpret_cast<DecodeWork*>(s_table + kDecodeTableWindow);
-  DecodeAhead* const s_ahead = reinterpret_cast<DecodeAhead*>(s_work + 2);
 
   const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
   const int m_tile = warp / kDecodeWarps, key_warp = warp % kDecodeWarps;
@@ -261,92 +204,68 @@ __global__ void __launch_bounds__(DecodeTraits<kHeadDim, kMTiles>::kThreads)
   const int group = p.heads_q / p.heads_kv;
   const int packed = p.seqlen_q * group;  // query rows of a (sequence, kv head): token-major
   const int row_blocks = (packed + kRows - 1) / kRows;
-  // < 2^30 both (decode_unsupported, decode_num_splits).
-  const int per_split = p.batch * p.heads_kv * row_blocks;
-  const int items = per_split * p.num_splits;
+  const int row_block = static_cast<int>(blockIdx.x % row_blocks);
+  const int64_t bh = blockIdx.x / row_blocks;
+  const int hkv = static_cast<int>(bh % p.heads_kv);
+  const int b = static_cast<int>(bh / p.heads_kv);
+  const int r0 = row_block * kRows, r_end = min(r0 + kRows, packed);
+
+  // The sequence's tokens [lo, len), the new ones included; query token i sits at len - Sq + i.
+  const int len = tokens_before(p, b) + p.new_tokens;
+  const int lo = p.cache_leftpad != nullptr ? max(p.cache_leftpad[b], 0) : 0;
+  auto key_begin = [&](int i) {
+    return p.window_left < 0 ? lo : max(lo, len - p.seqlen_q + i - p.window_left);
+  };
+  auto key_end = [&](int i) {
+    return p.window_right < 0 ? len : min(len, len - p.seqlen_q + i + p.window_right + 1);
+  };
+  // This CTA's keys: what its first row sees from, to what its last row sees; its tiles start
+  // at begin16, begin rounded down to a multiple of 16 (the keys before begin read as zeros).
+  const int begin = key_begin(r0 / group), end = key_end((r_end - 1) / group);
+  const int begin16 = begin / 16 * 16;
+  const int tiles = end > begin ? (end - begin16 + kDecodeBlockN - 1) / kDecodeBlockN : 0;
+  const int per_split = (tiles + p.num_splits - 1) / p.num_splits;
+  const int tile0 = min(tiles, static_cast<int>(blockIdx.y) * per_split);
+  const int n_tiles = min(tiles, tile0 + per_split) - tile0;
+
+  // Each lane's two rows (g, g + 8 of its warp's row tile): the keys they see; rows past the
+  // group see none.
+  int row_begin[2], row_end[2];
+  for (int h = 0; h < 2; ++h) {
+    const int r = r0 + m_tile * kDecodeRows + g + 8 * h;
+    row_begin[h] = r < r_end ? key_begin(r / group) : 0;
+    row_end[h] = r < r_end ? key_end(r / group) : 0;
+  }
+
+  // Q rows: packed row r is token r / group of query head hkv * group + r % group.
+  for (int idx = tid; idx < kRows * kChunks; idx += kThreads) {
+    const int row = idx / kChunks, c = idx % kChunks;
+    const int r = r0 + row;
+    const bool valid = r < r_end && c * 8 < p.head_dim;
+    const int64_t offset = valid ? b * p.q_batch_stride + (r / group) * p.q_row_stride +
+                                       (hkv * group + r % group) * p.q_head_stride + c * 8
+                                 : 0;
+    copy_16(static_cast<const Element*>(p.q) + offset, sQ + Traits::at(row, c), valid);
+  }
+
+  // Where the tiles' rows lie. Dense: row `dense_row` of the cache, token pos. Paged: page
+  // s_table[pos / page_size - window0], token pos % page_size; the window holds the entries
+  // [window0, window0 + kDecodeTableWindow) of the sequence's block-table row, and only those
+  // of this split's keys (the checked ones) are read.
   const bool paged = p.block_table != nullptr;
+  int dense_row = 0, unused;
+  if (!paged && n_tiles > 0) cache_slot(p, b, 0, dense_row, unused);
   const cutlass::FastDivmod page_div(paged ? p.page_size : 1);
   auto page_of = [&](int pos) { return page_div.div(pos); };
-
-  // Query token i (of the item's sequence) sees keys [key_begin(i), key_end(i)).
-  auto key_begin = [&](const DecodeWork& c, int i) {
-    return p.window_left < 0 ? c.lo : max(c.lo, c.len - p.seqlen_q + i - p.window_left);
-  };
-  auto key_end = [&](const DecodeWork& c, int i) {
-    return p.window_right < 0 ? c.len
-                              : min(c.len, c.len - p.seqlen_q + i + p.window_right + 1);
-  };
-  // Item w's values from memory into `a`, by cp.async (thread 0's next group) where `async`.
-  auto fetch = [&](int w, DecodeAhead& a, bool async) {
-    a.w = w;
-    if (w >= items) return;
-    const int b = w % per_split / row_blocks / p.heads_kv;
-    auto word = [&](const int* src, int fallback, int& dst) {
-      if (src == nullptr) {
-        dst = fallback;
-      } else if (async) {
-        cute::SM80_CP_ASYNC_CACHEALWAYS<int, int>::copy(src[b], dst);
-      } else {
-        dst = src[b];
-      }
-    };
-    word(p.cache_seqlens, p.cache_seqlen, a.tokens);
-    word(p.cache_leftpad, 0, a.leftpad);
-    word(paged ? nullptr : p.cache_batch_idx, b, a.row);
-  };
-  // The item, its keys (what its first row sees from, to what its last row sees; its tiles
-  // start at begin16, begin rounded down to a multiple of 16, the keys before begin read as
-  // zeros) and its split's tiles.
-  auto describe = [&](const DecodeAhead& a) {
-    DecodeWork c;
-    c.split = a.w / per_split;
-    const int rest = a.w - c.split * per_split;
-    const int bh = rest / row_blocks;
-    c.r0 = (rest - bh * row_blocks) * kRows;
-    c.r_end = min(c.r0 + kRows, packed);
-    c.hkv = bh % p.heads_kv;
-    c.b = bh / p.heads_kv;
-    c.len = checked_tokens(p, a.tokens) + p.new_tokens;
-    c.lo = max(a.leftpad, 0);
-    c.begin = key_begin(c, c.r0 / group);
-    c.end = key_end(c, (c.r_end - 1) / group);
-    c.begin16 = c.begin / 16 * 16;
-    const int tiles = c.end > c.begin ? (c.end - c.begin16 + kDecodeBlockN - 1) / kDecodeBlockN : 0;
-    const int per = (tiles + p.num_splits - 1) / p.num_splits;
-    c.tile0 = min(tiles, c.split * per);
-    const int n = min(tiles, c.tile0 + per) - c.tile0;
-    if (n > 0) {
-      c.where = paged ? page_of(min(c.end, c.begin16 + (c.tile0 + n) * kDecodeBlockN) - 1)
-                      : checked_row(p, a.row);
-      c.n_tiles = n;
-    } else {  // one tile past every key: no copy reads, no page is looked up
-      c.where = paged ? -1 : 0;
-      c.end = c.begin = c.begin16;
-      c.n_tiles = 1;
-    }
-    return c;
-  };
-  static_assert(sizeof(DecodeWork) <= 64);
-  // Thread 0's claims of the CTA's next `n` items (the first returned).
-  auto claim = [&](int n) {
-    return p.decode_claims != nullptr ? int(gridDim.x) + atomicAdd(p.decode_claims, n) : items;
-  };
-
-  // The producer: the item whose tiles are copied (the CTA's item number prod_item, described
-  // in s_work[prod_item % 2]), its next tile, and the block-table window it reads. The window
-  // holds the entries [window0, window0 + kDecodeTableWindow) of the sequence's block-table
-  // row, and only those of the item's keys (the checked ones) are read.
-  int prod_item = 0, cons_item = 0, prod_tile = 0;
-  int issued = 0, consumed = 0;  // tiles copied (in cp.async groups of their own), computed
-  int window0 = 0, window_end = 0;  // empty until the item's first tile
+  const int split_end = min(end, begin16 + (tile0 + n_tiles) * kDecodeBlockN);
+  const int last_entry = paged && n_tiles > 0 ? page_of(split_end - 1) : 0;
+  int window0 = 0, window_end = 0;  // empty until the first tile
   auto refill = [&](int first) {
     __syncthreads();  // every thread is done with the current window's entries
-    const DecodeWork& prod = s_work[prod_item % 2];
-    const int* row = p.block_table + prod.b * p.block_table_stride;
-    const int last = prod.where;
+    const int* row = p.block_table + b * p.block_table_stride;
     CUTE_UNROLL
     for (int i = tid; i < kDecodeTableWindow; i += kThreads) {
-      if (first + i <= last) {
+      if (first + i <= last_entry) {
         const int page = row[first + i];
         require(page >= 0 && page < p.cache_rows,
                 "flash_attn_with_kvcache: a block_table entry in use lies outside [0, num_pages)");
@@ -357,26 +276,12 @@ __global__ void __launch_bounds__(DecodeTraits<kHeadDim, kMTiles>::kThreads)
     window_end = first + kDecodeTableWindow;
     __syncthreads();
   };
-  // Q rows of item c into buffer `buf`: packed row r is token r / group of query head
-  // hkv * group + r % group.
-  auto load_q_rows = [&](const DecodeWork& c, int buf) {
-    for (int idx = tid; idx < kRows * kChunks; idx += kThreads) {
-      const int row = idx / kChunks, col = idx % kChunks;
-      const int r = c.r0 + row;
-      const bool valid = r < c.r_end && col * 8 < p.head_dim;
-      const int64_t offset = valid ? c.b * p.q_batch_stride + (r / group) * p.q_row_stride +
-                                         (c.hkv * group + r % group) * p.q_head_stride + col * 8
-                                   : 0;
-      copy_16(static_cast<const Element*>(p.q) + offset, sQ + buf * kRows * kStride +
-              Traits::at(row, col), valid);
-    }
-  };
 
-  // Stage `stage` <- prod's key tile `tile` (tokens begin16 + (tile0 + tile) * kDecodeBlockN
-  // on), K then V: each warp copies kLoadRows rows of its key slot (the slot's 16 rows split
-  // between its row tiles' warps), a lane piece i at row in_slot(i) of the slot and 16-byte
-  // column column(i); rows outside [begin, end) and columns past head_dim read as zeros.
-  // Called by every thread alike (a window refill has barriers).
+  // Stage `stage` <- key tile `tile` (tokens begin16 + tile * kDecodeBlockN on), K then V: each
+  // warp copies kLoadRows rows of its key slot (the slot's 16 rows split between its row
+  // tiles' warps), a lane piece i at row in_slot(i) of the slot and 16-byte column column(i);
+  // rows outside [begin, end) and columns past head_dim read as zeros. Called by every thread
+  // alike (a window refill has barriers).
   constexpr int kLoadRows = kDecodeRows / kMTiles;
   constexpr int kPieces = kLoadRows * kChunks / 32;  // 16-byte pieces a lane
   static_assert(kLoadRows * kChunks % 32 == 0);
@@ -387,19 +292,19 @@ __global__ void __launch_bounds__(DecodeTraits<kHeadDim, kMTiles>::kThreads)
   auto column = [&](int i) { return (lane + 32 * i) % kChunks; };
   const Element* const k = static_cast<const Element*>(p.k);
   const Element* const v = static_cast<const Element*>(p.v);
+  const int64_t k_head = int64_t(hkv) * p.k_head_stride + column(0) * 8;
+  const int64_t v_head = int64_t(hkv) * p.v_head_stride + column(0) * 8;
   auto load_tile = [&](int tile, int stage) {
     Element* sK = sKV + stage * 2 * Traits::kTileElems;
-    const DecodeWork& prod = s_work[prod_item % 2];
-    const int k0 = prod.begin16 + (prod.tile0 + tile) * kDecodeBlockN;
-    const int begin = prod.begin, end = prod.end;
-    if (paged && k0 < end) {
+    const int k0 = begin16 + tile * kDecodeBlockN;
+    if (paged) {
       const int first = page_of(k0);
       if (page_of(min(k0 + kDecodeBlockN, end) - 1) >= window_end) refill(first);
     }
     // The slot's first key (a multiple of 16: with pages of a multiple of 16 tokens, the slot
     // lies in one page), its page or cache row, and the key's token there.
     const int slot0 = k0 + key_warp * 16;
-    int where = paged ? 0 : prod.where, token = slot0;
+    int where = dense_row, token = slot0;
     if (paged && slot0 < end && slot0 + 16 > begin) {
       int page;
       page_div(page, token, slot0);
@@ -408,10 +313,10 @@ __global__ void __launch_bounds__(DecodeTraits<kHeadDim, kMTiles>::kThreads)
     // The lane's first pieces, and the others stepped from them. Pieces that do not copy
     // (zeros) may point past the cache: cp.async does not read them.
     const int64_t k_rs = p.k_row_stride, v_rs = p.v_row_stride;
-    const Element* k_src = k + (int64_t(where) * p.k_batch_stride + (token + in_slot(0)) * k_rs +
-                                int64_t(prod.hkv) * p.k_head_stride + column(0) * 8);
-    const Element* v_src = v + (int64_t(where) * p.v_batch_stride + (token + in_slot(0)) * v_rs +
-                                int64_t(prod.hkv) * p.v_head_stride + column(0) * 8);
+    const Element* k_src =
+        k + (int64_t(where) * p.k_batch_stride + (token + in_slot(0)) * k_rs + k_head);
+    const Element* v_src =
+        v + (int64_t(where) * p.v_batch_stride + (token + in_slot(0)) * v_rs + v_head);
     CUTE_UNROLL
     for (int i = 0; i < kPieces; ++i) {
       const int pos = slot0 + in_slot(i);
@@ -429,62 +334,13 @@ __global__ void __launch_bounds__(DecodeTraits<kHeadDim, kMTiles>::kThreads)
       }
     }
   };
-  // One tile copied as a cp.async group of its own: the item's next, or, once its tiles are
-  // all copied, the first of the item after it (then its description and Q rows too), where
-  // there is one and the products are on the item before (at most one item ahead). Called by
-  // every thread alike.
-  auto produce = [&] {
-    if (prod_tile == s_work[prod_item % 2].n_tiles) {
-      // The next item's values landed before the products' current item began (read at the
-      // start of the one before, ahead of that item's first tile).
-      if (prod_item != cons_item || s_ahead[(prod_item + 1) % 2].w >= items) return;
-      ++prod_item;
-      prod_tile = 0;
-      window_end = 0;
-      if (tid == 0) s_work[prod_item % 2] = describe(s_ahead[prod_item % 2]);
-      __syncthreads();  // the description, for every thread
-      load_q_rows(s_work[prod_item % 2], prod_item % 2);
-    }
-    load_tile(prod_tile, issued % kStages);
-    ++prod_tile;
-    ++issued;
-    cute::cp_async_fence();
-  };
-
-  // Thread 0: the first item described, the second's values read, the third's number kept.
-  int next_fetch = items;  // thread 0's: the item whose values the products' next item reads
-  if (tid == 0) {
-    const int first = claim(2);
-    DecodeAhead a;
-    fetch(blockIdx.x, a, false);
-    s_work[0] = describe(a);
-    fetch(first, s_ahead[1], false);
-    next_fetch = first + 1 < items ? first + 1 : items;
-  }
-  __syncthreads();
-  load_q_rows(s_work[0], 0);
-  for (int s = 0; s < kStages - 1; ++s) produce();
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  // The combine (launch_fwd_combine) may be scheduled from here on: its blocks wait for this
-  // grid's memory, and take the slots that this grid's blocks leave as they finish.
-  asm volatile("griddepcontrol.launch_dependents;\n" ::: "memory");
-#endif
-
-  // The slot's warps (the slot's one warp, or its warp in each row tile) after their copies
-  // of a stage have landed (each waited for its own).
+  // The warps of a key slot after their copies of a stage have landed (each waited for its
+  // own): the slot's one warp, or its warp in each row tile.
   auto slot_barrier = [&] {
     if constexpr (kMTiles == 1) {
       __syncwarp();
     } else {
       cutlass::arch::NamedBarrier::sync(32 * kMTiles, key_warp);
-    }
-  };
-  // A row tile's warps.
-  auto row_tile_barrier = [&] {
-    if constexpr (kMTiles == 1) {
-      __syncthreads();
-    } else {
-      cutlass::arch::NamedBarrier::sync(32 * kDecodeWarps, kDecodeWarps + m_tile);
     }
   };
 
@@ -494,51 +350,41 @@ __global__ void __launch_bounds__(DecodeTraits<kHeadDim, kMTiles>::kThreads)
   const float scale_log2 = softmax_scale * float(M_LOG2E);
   float acc_o[kHeadDim / 8][4] = {};
   float row_max[2] = {-INFINITY, -INFINITY}, row_sum[2] = {0.f, 0.f};
+
+  for (int s = 0; s < kStages - 1; ++s) {
+    if (s < n_tiles) load_tile(tile0 + s, s);
+    cute::cp_async_fence();
+  }
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  // The combine (launch_fwd_combine) may be scheduled from here on: its blocks wait for this
+  // grid's memory, and take the slots that this one-wave grid's blocks leave as they finish.
+  asm volatile("griddepcontrol.launch_dependents;\n" ::: "memory");
+#endif
   // The warp's Q rows as mma A fragments (16 columns each): read from shared memory every
-  // stage, or once an item into registers where they fit beside O (D <= 128: 4 D / 16
-  // registers).
+  // stage, or once into registers where they fit beside O (D <= 128: 4 D / 16 registers).
   auto load_q = [&](uint32_t(&a)[4], int kk) {
-    ldmatrix_x4<false>(a, sQ + (cons_item % 2) * kRows * kStride +
-                              Traits::at_pair(m_tile * kDecodeRows + lane % 16, kk, lane / 16));
+    ldmatrix_x4<false>(a, sQ + Traits::at_pair(m_tile * kDecodeRows + lane % 16, kk, lane / 16));
   };
   constexpr bool kQInRegisters = kHeadDim <= 128;
   uint32_t q_frag[kQInRegisters ? kHeadDim / 16 : 1][4];
-  // The products' item: its tiles, the next one's first key for this warp, and each lane's
-  // two rows (g, g + 8 of its warp's row tile): the keys they see; rows past the group see
-  // none.
-  int cons_tile = 0, cons_tiles = 0, key0 = 0;
-  int row_begin[2], row_end[2];
-  for (;;) {
-    cp_async_wait_at_most<kStages - 2>(issued - 1 - consumed);
-    if (cons_tile == 0) {
-      // The item's Q rows (and first tile) have landed for every warp, and with them the
-      // values thread 0 read at the start of the item before; the item before is done with
-      // its stage.
+  for (int it = 0; it < n_tiles; ++it) {
+    cute::cp_async_wait<kStages - 2>();
+    // Tile `it` has landed (and, the first time, Q, which every warp reads); the slot's warps
+    // are done with the stage refilled next.
+    if (it == 0) {
       __syncthreads();
-      const DecodeWork c = s_work[cons_item % 2];
-      if (tid == 0) {  // the values of the item two ahead; the number of the one three ahead
-        fetch(next_fetch, s_ahead[cons_item % 2], true);
-        next_fetch = claim(1);
-      }
-      cons_tiles = c.n_tiles;
-      key0 = c.begin16 + c.tile0 * kDecodeBlockN + key_warp * 16;
-      for (int h = 0; h < 2; ++h) {
-        const int r = c.r0 + m_tile * kDecodeRows + g + 8 * h;
-        row_begin[h] = r < c.r_end ? key_begin(c, r / group) : 0;
-        row_end[h] = r < c.r_end ? key_end(c, r / group) : 0;
-      }
-      if constexpr (kQInRegisters) {
-        CUTE_UNROLL
-        for (int kk = 0; kk < kHeadDim / 16; ++kk) load_q(q_frag[kk], kk);
-      }
     } else {
-      // The slot's warps are done with the stage refilled next.
       slot_barrier();
     }
 
-    const int stage = consumed % kStages;
-    const Element* sK = sKV + stage * 2 * Traits::kTileElems + key_warp * 16 * kStride;
+    const Element* sK = sKV + (it % kStages) * 2 * Traits::kTileElems + key_warp * 16 * kStride;
     const Element* sV = sK + Traits::kTileElems;
+    if constexpr (kQInRegisters) {
+      if (it == 0) {
+        CUTE_UNROLL
+        for (int kk = 0; kk < kHeadDim / 16; ++kk) load_q(q_frag[kk], kk);
+      }
+    }
     // S (16 rows x this warp's 16 keys) = Q K^T: two n8 tiles of keys.
     float acc_s[2][4] = {};
     CUTE_UNROLL
@@ -556,8 +402,10 @@ __global__ void __launch_bounds__(DecodeTraits<kHeadDim, kMTiles>::kThreads)
     }
     // The next tile's copies behind the products: a paged slot's address waits on its page
     // (a division and a shared load of the window), which the products' latency now covers.
-    produce();
+    if (it + kStages - 1 < n_tiles) load_tile(tile0 + it + kStages - 1, (it + kStages - 1) % kStages);
+    cute::cp_async_fence();
     // Softcap and masks; acc_s[n][e] is row g + 8 (e / 2), key n * 8 + 2 t + e % 2.
+    const int key0 = begin16 + (tile0 + it) * kDecodeBlockN + key_warp * 16;
     CUTE_UNROLL
     for (int n = 0; n < 2; ++n) {
       CUTE_UNROLL
@@ -617,116 +465,99 @@ __global__ void __launch_bounds__(DecodeTraits<kHeadDim, kMTiles>::kThreads)
       mma_16816<Element>(acc_o[2 * jj], a_p, bv[0], bv[1]);
       mma_16816<Element>(acc_o[2 * jj + 1], a_p, bv[2], bv[3]);
     }
-    ++consumed;
-    key0 += kDecodeBlockN;
-    if (++cons_tile < cons_tiles) continue;
+  }
+  cute::cp_async_wait<0>();
+  __syncthreads();  // the stages are free: the warps' partials meet there
 
-    // The item's end. Its last tile's stage is free until the next products' barrier (the
-    // copies into it come after that): the warps join their rows there. Per row the largest
-    // max M and the sum L of the warps' sums rescaled to it; each warp's O scaled by its
-    // share, summed by the row tile's warps in turn, and stored as out and lse (one split) or
-    // as the split's fp32 partial (rows (b, query head, token), as fwd_combine_kernel reads
-    // them).
-    float* const s_stats = reinterpret_cast<float*>(sKV + stage * 2 * Traits::kTileElems);
-    float* const s_sum = s_stats + Traits::kWarps * 2 * kDecodeRows;  // (kRows, kOutStride)
-    constexpr int kOutStride = Traits::kOutStride;
-    __syncthreads();  // every warp is done with the stage
+  // A row tile's warps joined: per row the largest max M and the sum L of the warps' sums
+  // rescaled to it; each warp's O scaled by its share, summed, and stored as the split's fp32
+  // partial (rows (b, query head, token) as fwd_combine_kernel reads them).
+  float* const s_stats = reinterpret_cast<float*>(sKV);  // (warps, {max, sum}, kDecodeRows)
+  float* const s_out = s_stats + Traits::kWarps * 2 * kDecodeRows;  // (warps, rows, kOutStride)
+  constexpr int kOutStride = Traits::kOutStride;
+  CUTE_UNROLL
+  for (int h = 0; h < 2; ++h) {
+    const float sum = quad_sum(row_sum[h]);
+    if (t == 0) {
+      s_stats[(warp * 2) * kDecodeRows + g + 8 * h] = row_max[h];
+      s_stats[(warp * 2 + 1) * kDecodeRows + g + 8 * h] = sum;
+    }
+  }
+  __syncthreads();
+  // (M scaled to log2 units, L) of row r of row tile m: over the tile's warps.
+  auto joined = [&](int m, int r, float& base, float& total) {
+    const float* stats = s_stats + m * kDecodeWarps * 2 * kDecodeRows + r;
+    float top = -INFINITY;
+    for (int w = 0; w < kDecodeWarps; ++w) top = fmaxf(top, stats[w * 2 * kDecodeRows]);
+    base = (top == -INFINITY ? 0.f : top) * scale_log2;
+    total = 0.f;
+    for (int w = 0; w < kDecodeWarps; ++w) {
+      total += stats[(w * 2 + 1) * kDecodeRows] *
+               exp2f(stats[w * 2 * kDecodeRows] * scale_log2 - base);
+    }
+  };
+  CUTE_UNROLL
+  for (int h = 0; h < 2; ++h) {
+    const int r = g + 8 * h;
+    float base, total;
+    joined(m_tile, r, base, total);
+    const float share = total > 0.f ? exp2f(row_max[h] * scale_log2 - base) / total : 0.f;
+    float* out = s_out + (warp * kDecodeRows + r) * kOutStride;
     CUTE_UNROLL
-    for (int h = 0; h < 2; ++h) {
-      const float sum = quad_sum(row_sum[h]);
-      if (t == 0) {
-        s_stats[(warp * 2) * kDecodeRows + g + 8 * h] = row_max[h];
-        s_stats[(warp * 2 + 1) * kDecodeRows + g + 8 * h] = sum;
-      }
+    for (int j = 0; j < kHeadDim / 8; ++j) {
+      *reinterpret_cast<float2*>(out + 8 * j + 2 * t) =
+          make_float2(acc_o[j][2 * h] * share, acc_o[j][2 * h + 1] * share);
     }
-    __syncthreads();
-    // (M scaled to log2 units, L) of row r of row tile m: over the tile's warps.
-    auto joined = [&](int m, int r, float& top_log2, float& total) {
-      const float* stats = s_stats + m * kDecodeWarps * 2 * kDecodeRows + r;
-      float top = -INFINITY;
-      for (int w = 0; w < kDecodeWarps; ++w) top = fmaxf(top, stats[w * 2 * kDecodeRows]);
-      top_log2 = (top == -INFINITY ? 0.f : top) * scale_log2;
-      total = 0.f;
-      for (int w = 0; w < kDecodeWarps; ++w) {
-        total += stats[(w * 2 + 1) * kDecodeRows] *
-                 exp2f(stats[w * 2 * kDecodeRows] * scale_log2 - top_log2);
-      }
-    };
-    float share[2];
+  }
+  __syncthreads();
+  // One split: out and lse (the sink joined) written here; several: the split's fp32 partial
+  // (rows (b, query head, token)), for fwd_combine_kernel to join.
+  const bool direct = p.num_splits == 1;
+  const int64_t rows = int64_t(p.batch) * p.heads_q * p.seqlen_q;
+  const int64_t slice0 = int64_t(blockIdx.y) * rows;
+  auto head_of = [&](int r) { return hkv * group + (r0 + r) % group; };  // packed row r0 + r
+  auto global_row = [&](int r) {
+    return (int64_t(b) * p.heads_q + head_of(r)) * p.seqlen_q + (r0 + r) / group;
+  };
+  // Row r's natural-log lse over its keys, and with the head's sink (if any).
+  auto row_lse = [&](int r, float& keys, float& with_sink) {
+    float base, total;
+    joined(r / kDecodeRows, r % kDecodeRows, base, total);
+    keys = total > 0.f ? base / float(M_LOG2E) + logf(total) : -INFINITY;
+    with_sink = p.sinks != nullptr ? join_sink(keys, p.sinks[head_of(r)]) : keys;
+  };
+  for (int idx = tid; idx < (r_end - r0) * (kHeadDim / 4); idx += kThreads) {
+    const int r = idx / (kHeadDim / 4), col = idx % (kHeadDim / 4) * 4;
+    const float* parts = s_out + ((r / kDecodeRows) * kDecodeWarps * kDecodeRows +
+                                  r % kDecodeRows) * kOutStride + col;
+    float4 sum = make_float4(0.f, 0.f, 0.f, 0.f);
     CUTE_UNROLL
-    for (int h = 0; h < 2; ++h) {
-      float top_log2, total;
-      joined(m_tile, g + 8 * h, top_log2, total);
-      share[h] = total > 0.f ? exp2f(row_max[h] * scale_log2 - top_log2) / total : 0.f;
+    for (int w = 0; w < kDecodeWarps; ++w) {
+      const float4 part = *reinterpret_cast<const float4*>(parts + w * kDecodeRows * kOutStride);
+      sum.x += part.x, sum.y += part.y, sum.z += part.z, sum.w += part.w;
     }
-#pragma unroll 1
-    for (int turn = 0; turn < kDecodeWarps; ++turn) {
-      if (key_warp == turn) {
-        CUTE_UNROLL
-        for (int h = 0; h < 2; ++h) {
-          float* out = s_sum + (m_tile * kDecodeRows + g + 8 * h) * kOutStride + 2 * t;
-          CUTE_UNROLL
-          for (int j = 0; j < kHeadDim / 8; ++j) {
-            float2 o = make_float2(acc_o[j][2 * h] * share[h], acc_o[j][2 * h + 1] * share[h]);
-            if (turn > 0) {
-              const float2 before = *reinterpret_cast<const float2*>(out + 8 * j);
-              o.x += before.x, o.y += before.y;
-            }
-            *reinterpret_cast<float2*>(out + 8 * j) = o;
-          }
-        }
-      }
-      if (turn + 1 < kDecodeWarps) row_tile_barrier();
-    }
-    __syncthreads();
-    const DecodeWork c = s_work[cons_item % 2];
-    const bool direct = p.num_splits == 1;
-    const int64_t rows = int64_t(p.batch) * p.heads_q * p.seqlen_q;
-    const int64_t slice0 = int64_t(c.split) * rows;
-    auto head_of = [&](int r) { return c.hkv * group + (c.r0 + r) % group; };  // row r0 + r
-    auto global_row = [&](int r) {
-      return (int64_t(c.b) * p.heads_q + head_of(r)) * p.seqlen_q + (c.r0 + r) / group;
-    };
-    // Row r's natural-log lse over its keys, and with the head's sink (if any).
-    auto row_lse = [&](int r, float& keys, float& with_sink) {
-      float top_log2, total;
-      joined(r / kDecodeRows, r % kDecodeRows, top_log2, total);
-      keys = total > 0.f ? top_log2 / float(M_LOG2E) + logf(total) : -INFINITY;
-      with_sink = p.sinks != nullptr ? join_sink(keys, p.sinks[head_of(r)]) : keys;
-    };
-    for (int idx = tid; idx < (c.r_end - c.r0) * (kHeadDim / 4); idx += kThreads) {
-      const int r = idx / (kHeadDim / 4), col = idx % (kHeadDim / 4) * 4;
-      const float4 sum = *reinterpret_cast<const float4*>(s_sum + r * kOutStride + col);
-      if (!direct) {
-        *reinterpret_cast<float4*>(p.out_accum + (slice0 + global_row(r)) * kHeadDim + col) = sum;
-      } else if (col < p.head_dim) {  // head_dim is a multiple of 8: whole pieces of 4
-        float keys, with_sink;
-        row_lse(r, keys, with_sink);
-        const float kept = keys == -INFINITY ? 0.f : __expf(keys - with_sink);  // the sink's share out
-        cutlass::Array<Element, 4> o;
-        o[0] = Element(sum.x * kept), o[1] = Element(sum.y * kept);
-        o[2] = Element(sum.z * kept), o[3] = Element(sum.w * kept);
-        Element* out = static_cast<Element*>(p.out) + c.b * p.o_batch_stride +
-                       ((c.r0 + r) / group) * p.o_row_stride + head_of(r) * p.o_head_stride + col;
-        *reinterpret_cast<cutlass::Array<Element, 4>*>(out) = o;
-      }
-    }
-    if (tid < c.r_end - c.r0) {
+    if (!direct) {
+      *reinterpret_cast<float4*>(p.out_accum + (slice0 + global_row(r)) * kHeadDim + col) = sum;
+    } else if (col < p.head_dim) {  // head_dim is a multiple of 8: whole pieces of 4
       float keys, with_sink;
-      row_lse(tid, keys, with_sink);
-      if (direct) {
-        p.lse[global_row(tid)] = with_sink;
-      } else {
-        p.lse_accum[slice0 + global_row(tid)] = keys;
-      }
+      row_lse(r, keys, with_sink);
+      const float kept = keys == -INFINITY ? 0.f : __expf(keys - with_sink);  // the sink's share out
+      cutlass::Array<Element, 4> o;
+      o[0] = Element(sum.x * kept), o[1] = Element(sum.y * kept);
+      o[2] = Element(sum.z * kept), o[3] = Element(sum.w * kept);
+      Element* out = static_cast<Element*>(p.out) + b * p.o_batch_stride +
+                     ((r0 + r) / group) * p.o_row_stride + head_of(r) * p.o_head_stride + col;
+      *reinterpret_cast<cutlass::Array<Element, 4>*>(out) = o;
     }
-    if (prod_item == cons_item) break;  // no item after this one
-    ++cons_item;
-    cons_tile = 0;
-    CUTE_UNROLL
-    for (int j = 0; j < kHeadDim / 8; ++j) acc_o[j][0] = acc_o[j][1] = acc_o[j][2] = acc_o[j][3] = 0.f;
-    row_max[0] = row_max[1] = -INFINITY;
-    row_sum[0] = row_sum[1] = 0.f;
+  }
+  if (tid < r_end - r0) {
+    float keys, with_sink;
+    row_lse(tid, keys, with_sink);
+    if (direct) {
+      p.lse[global_row(tid)] = with_sink;
+    } else {
+      p.lse_accum[slice0 + global_row(tid)] = keys;
+    }
   }
 }
 

@@ -19,18 +19,12 @@ int decode_num_splits(const DecodeParams& params, int64_t requested = 0);
 // out and lse itself).
 int decode_slices(const DecodeParams& params);
 
-// Whether the call's decode grid has fewer CTAs than work items (a multi-wave call: its CTAs
-// stay resident and claim items one after another): the caller then sets
-// DecodeParams::decode_claims to one zeroed int. Reads num_splits.
-bool decode_claims_needed(const DecodeParams& params);
-
 // Why the decode kernel cannot run `params` (its grid), or nullptr when it can.
 const char* decode_unsupported(const DecodeParams& params);
 
 // Runs the append of the new tokens (if any), the decode kernel and the combine on `stream`.
 // The caller has validated `params` (fwd_built for its dtype and head dim, 16-byte aligned rows,
-// decode_unsupported), allocated out_accum and lse_accum, and set decode_claims where
-// decode_claims_needed. Returns the launch status.
+// decode_unsupported) and allocated out_accum and lse_accum. Returns the launch status.
 cudaError_t run_decode(const DecodeParams& params, cudaStream_t stream);
 
 }  // namespace flash

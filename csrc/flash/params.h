@@ -106,9 +106,6 @@ struct DecodeParams : FwdParams {
   int64_t k_new_batch_stride = 0, k_new_head_stride = 0, k_new_row_stride = 0;
   int64_t v_new_batch_stride = 0, v_new_head_stride = 0, v_new_row_stride = 0;
   int new_tokens = 0;
-  // Where the decode grid has fewer CTAs than work items (decode_claims_needed), the counter
-  // its CTAs claim the items after their first from: one int, zeroed by the caller.
-  int* decode_claims = nullptr;
 };
 
 // The backward reads the forward's call (q, k, v, out, lse and every option) and adds the

@@ -451,11 +451,6 @@ std::tuple<Tensor, Tensor> kvcache_fwd(
               unsupported);
   p.num_splits = flash::decode_num_splits(p, num_splits);
   const Workspace workspace(p, q, flash::decode_slices(p), sinks);
-  Tensor claims;
-  if (flash::decode_claims_needed(p)) {
-    claims = at::zeros({1}, q.options().dtype(at::kInt));
-    p.decode_claims = claims.data_ptr<int>();
-  }
   poison({out, lse});
   gpu::check_launch(flash::run_decode(p, c10::cuda::getCurrentCUDAStream()), "flash decode");
   return {out, lse};
