@@ -376,6 +376,8 @@ __global__ void __launch_bounds__(DecodeTraits<kHeadDim, kMTiles>::kThreads)
     } else {
       slot_barrier();
     }
+    if (it + kStages - 1 < n_tiles) load_tile(tile0 + it + kStages - 1, (it + kStages - 1) % kStages);
+    cute::cp_async_fence();
 
     const Element* sK = sKV + (it % kStages) * 2 * Traits::kTileElems + key_warp * 16 * kStride;
     const Element* sV = sK + Traits::kTileElems;
@@ -400,10 +402,6 @@ __global__ void __launch_bounds__(DecodeTraits<kHeadDim, kMTiles>::kThreads)
       mma_16816<Element>(acc_s[0], a, bk[0], bk[1]);
       mma_16816<Element>(acc_s[1], a, bk[2], bk[3]);
     }
-    // The next tile's copies behind the products: a paged slot's address waits on its page
-    // (a division and a shared load of the window), which the products' latency now covers.
-    if (it + kStages - 1 < n_tiles) load_tile(tile0 + it + kStages - 1, (it + kStages - 1) % kStages);
-    cute::cp_async_fence();
     // Softcap and masks; acc_s[n][e] is row g + 8 (e / 2), key n * 8 + 2 t + e % 2.
     const int key0 = begin16 + (tile0 + it) * kDecodeBlockN + key_warp * 16;
     CUTE_UNROLL
