@@ -286,6 +286,16 @@ KERNEL_CASES = [
     # combine.
     ("paged32_splits_capped", 8, 2, 2, 128, {"causal": True, "sinks": True, "capacity": 768,
                                              "num_splits": 1000}),
+    # Grids of several waves (40 sequences of random lengths, 0, 1 and full among them), some
+    # CTAs' keys fewer than their ring of stages: two row tiles, dense and paged with leftpad
+    # and sinks; one row tile with three splits under a window.
+    ("dense_waves_two_row_tiles", 64, 8, 4, 128, {"causal": True, "batch": 40,
+                                                   "capacity": 1024}),
+    ("paged16_waves_leftpad_sinks", 64, 8, 4, 128, {"causal": True, "batch": 40,
+                                                     "capacity": 1024, "leftpad": True,
+                                                     "sinks": True}),
+    ("paged48_waves_splits_window", 32, 8, 1, 128, {"window_size": (100, 0), "batch": 40,
+                                                     "capacity": 1008, "num_splits": 3}),
 ]
 
 
@@ -299,15 +309,21 @@ def test_cuda_decode_kernel(case, dtype):
     require_kernel(head_dim, dtype)
     options = dict(options)
     g = torch.Generator().manual_seed(zlib.crc32(name.encode()))
-    batch, new = 3, 0 if options.pop("no_append", False) else seqlen_q
+    batch, new = options.pop("batch", 3), 0 if options.pop("no_append", False) else seqlen_q
     capacity = options.pop("capacity", 1536)
     q = torch.randn(batch, seqlen_q, heads_q, head_dim, generator=g).to(dtype)
     k, v = (torch.randn(batch, new, heads_kv, head_dim, generator=g).to(dtype) for _ in range(2))
     rows = torch.tensor([4, 0, 2]) if name.startswith("batch_idx") else torch.arange(batch)
     k_cache, v_cache = (torch.randn(int(rows.max()) + 1, capacity, heads_kv, head_dim,
                                     generator=g).to(dtype) for _ in range(2))
-    lengths = torch.tensor([0, 700, capacity - new], dtype=torch.int32)
-    leftpad = torch.tensor([0, 33, 500]) if options.pop("leftpad", False) else torch.zeros(batch)
+    if batch == 3:
+        lengths = torch.tensor([0, 700, capacity - new], dtype=torch.int32)
+        starts = torch.tensor([0, 33, 500])
+    else:
+        lengths = torch.randint(0, capacity - new + 1, (batch,), generator=g, dtype=torch.int32)
+        lengths[:4] = torch.tensor([0, capacity - new, 1, 70])
+        starts = (torch.rand(batch, generator=g) * (lengths + new)).long()
+    leftpad = starts if options.pop("leftpad", False) else torch.zeros(batch)
     sinks = torch.randn(heads_q, generator=g) if options.pop("sinks", False) else None
     causal, window = options.pop("causal", False), options.pop("window_size", (-1, -1))
     num_splits = options.pop("num_splits", 0)
@@ -341,6 +357,9 @@ def test_cuda_decode_kernel(case, dtype):
             kwargs["block_table"] = table.masked_fill(past, 1 << 30)
     assert kvcache._kernel_runs(cuda["q"], cuda["k_cache"], cuda["v_cache"], None,
                                 kwargs.get("block_table"))
+    if batch > 3:  # more CTAs than fit at once
+        sms = torch.cuda.get_device_properties(0).multi_processor_count
+        assert batch * heads_kv * max(num_splits, 1) > 2 * sms
     out, lse = flash_ext.flash_attn_with_kvcache(**cuda, **kwargs)
     assert out.dtype == dtype and out.shape == q.shape
     assert_rule("out", out.cpu(), ref64, ref_lowp)
