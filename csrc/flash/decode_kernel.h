@@ -35,6 +35,8 @@ namespace flash {
 constexpr int kDecodeWarps = 4;                   // a row tile's warps
 constexpr int kDecodeBlockN = 16 * kDecodeWarps;  // keys a stage: 16 a warp
 constexpr int kDecodeRows = 16;                   // packed query rows a row tile: one mma M
+// How far (log2 units) a score may pass its row's softmax base before the base moves.
+constexpr float kDecodeRescaleSlack = 8.f;
 // Paged caches: block-table entries a CTA keeps in shared memory (a window of the pages its
 // split reads, refilled when a tile passes its end): the stages' row addresses then come from
 // shared memory instead of a dependent global load in every stage, which all of a CTA's warps
@@ -414,18 +416,22 @@ __global__ void __launch_bounds__(DecodeTraits<kHeadDim, kMTiles>::kThreads)
         acc_s[n][e] = key >= row_begin[h] && key < row_end[h] ? x : -INFINITY;
       }
     }
-    // Online softmax per row; a row with no key yet keeps max -inf and weights 0. What a row
-    // holds is rescaled only where some row of the warp has a new max (after the first tiles
-    // the max seldom grows: most stages skip the kHeadDim / 2 multiplies).
+    // Online softmax per row; a row with no key yet keeps max -inf and weights 0. A row's
+    // base (row_max) moves only when a score passes it by more than kDecodeRescaleSlack in log2
+    // units, so that its weights stay below 2^kDecodeRescaleSlack (exact in fp32, in bf16's and
+    // fp16's range) and after a row's first keys its O and sum are seldom rescaled: a stage
+    // rescales only where some row of the warp moved (the kHeadDim / 2 multiplies a lane).
     float new_max[2], base[2];
     bool grew = false;
     CUTE_UNROLL
     for (int h = 0; h < 2; ++h) {
       const float seen = quad_max(fmaxf(fmaxf(acc_s[0][2 * h], acc_s[0][2 * h + 1]),
                                         fmaxf(acc_s[1][2 * h], acc_s[1][2 * h + 1])));
-      new_max[h] = fmaxf(row_max[h], seen);
+      // False for a row without keys so far and in this stage (-inf - -inf is NaN).
+      const bool move = (seen - row_max[h]) * scale_log2 > kDecodeRescaleSlack;
+      new_max[h] = move ? seen : row_max[h];
       base[h] = (new_max[h] == -INFINITY ? 0.f : new_max[h]) * scale_log2;
-      grew |= new_max[h] > row_max[h];
+      grew |= move;
     }
     if (__any_sync(0xffffffff, grew)) {
       CUTE_UNROLL
