@@ -77,9 +77,10 @@ struct DecodeTraits {
   static constexpr int kStages = kBudget / kStageBytes > 2 ? kBudget / kStageBytes : 2;
   static constexpr int kSmemBytes =
       (kRows * kStride + kStages * 2 * kTileElems) * 2 + kDecodeTableWindow * 4;
-  // The epilogue's fp32 rows of every warp, in the stages' memory (padded against conflicts).
+  // The epilogue's fp32 rows of every warp (padded against conflicts), and each row's output
+  // offset and factor, in the stages' memory.
   static constexpr int kOutStride = kHeadDim + 4;
-  static_assert((kWarps * 2 * kDecodeRows + kWarps * kDecodeRows * kOutStride) * 4 <=
+  static_assert((kWarps * 2 * kDecodeRows + kWarps * kDecodeRows * kOutStride) * 4 + kRows * 12 <=
                 kStages * kStageBytes);
   static_assert(kSmemBytes <= 227 * 1024);
 };
@@ -530,6 +531,24 @@ __global__ void __launch_bounds__(DecodeTraits<kHeadDim, kMTiles>::kThreads)
     keys = total > 0.f ? base / float(M_LOG2E) + logf(total) : -INFINITY;
     with_sink = p.sinks != nullptr ? join_sink(keys, p.sinks[head_of(r)]) : keys;
   };
+  // Each row's lse written, and where its output goes with the factor it takes there (the
+  // sink's share out), once a row rather than for every piece of it.
+  int64_t* const s_dst = reinterpret_cast<int64_t*>(s_out + Traits::kWarps * kDecodeRows * kOutStride);
+  float* const s_kept = reinterpret_cast<float*>(s_dst + kRows);
+  if (tid < r_end - r0) {
+    float keys, with_sink;
+    row_lse(tid, keys, with_sink);
+    if (direct) {
+      p.lse[global_row(tid)] = with_sink;
+      s_dst[tid] = b * p.o_batch_stride + ((r0 + tid) / group) * p.o_row_stride +
+                   head_of(tid) * p.o_head_stride;
+      s_kept[tid] = keys == -INFINITY ? 0.f : __expf(keys - with_sink);
+    } else {
+      p.lse_accum[slice0 + global_row(tid)] = keys;
+      s_dst[tid] = (slice0 + global_row(tid)) * kHeadDim;
+    }
+  }
+  __syncthreads();
   for (int idx = tid; idx < (r_end - r0) * (kHeadDim / 4); idx += kThreads) {
     const int r = idx / (kHeadDim / 4), col = idx % (kHeadDim / 4) * 4;
     const float* parts = s_out + ((r / kDecodeRows) * kDecodeWarps * kDecodeRows +
@@ -541,26 +560,13 @@ __global__ void __launch_bounds__(DecodeTraits<kHeadDim, kMTiles>::kThreads)
       sum.x += part.x, sum.y += part.y, sum.z += part.z, sum.w += part.w;
     }
     if (!direct) {
-      *reinterpret_cast<float4*>(p.out_accum + (slice0 + global_row(r)) * kHeadDim + col) = sum;
+      *reinterpret_cast<float4*>(p.out_accum + s_dst[r] + col) = sum;
     } else if (col < p.head_dim) {  // head_dim is a multiple of 8: whole pieces of 4
-      float keys, with_sink;
-      row_lse(r, keys, with_sink);
-      const float kept = keys == -INFINITY ? 0.f : __expf(keys - with_sink);  // the sink's share out
+      const float kept = s_kept[r];
       cutlass::Array<Element, 4> o;
       o[0] = Element(sum.x * kept), o[1] = Element(sum.y * kept);
       o[2] = Element(sum.z * kept), o[3] = Element(sum.w * kept);
-      Element* out = static_cast<Element*>(p.out) + b * p.o_batch_stride +
-                     ((r0 + r) / group) * p.o_row_stride + head_of(r) * p.o_head_stride + col;
-      *reinterpret_cast<cutlass::Array<Element, 4>*>(out) = o;
-    }
-  }
-  if (tid < r_end - r0) {
-    float keys, with_sink;
-    row_lse(tid, keys, with_sink);
-    if (direct) {
-      p.lse[global_row(tid)] = with_sink;
-    } else {
-      p.lse_accum[slice0 + global_row(tid)] = keys;
+      *reinterpret_cast<cutlass::Array<Element, 4>*>(static_cast<Element*>(p.out) + s_dst[r] + col) = o;
     }
   }
 }
