@@ -533,7 +533,8 @@ __global__ void __launch_bounds__(DecodeTraits<kHeadDim, kMTiles>::kThreads)
   };
   // Each row's lse written, and where its output goes with the factor it takes there (the
   // sink's share out), once a row rather than for every piece of it.
-  int64_t* const s_dst = reinterpret_cast<int64_t*>(s_out + Traits::kWarps * kDecodeRows * kOutStride);
+  int64_t* const s_dst =
+      reinterpret_cast<int64_t*>(s_out + Traits::kWarps * kDecodeRows * kOutStride);
   float* const s_kept = reinterpret_cast<float*>(s_dst + kRows);
   if (tid < r_end - r0) {
     float keys, with_sink;
@@ -566,7 +567,8 @@ __global__ void __launch_bounds__(DecodeTraits<kHeadDim, kMTiles>::kThreads)
       cutlass::Array<Element, 4> o;
       o[0] = Element(sum.x * kept), o[1] = Element(sum.y * kept);
       o[2] = Element(sum.z * kept), o[3] = Element(sum.w * kept);
-      *reinterpret_cast<cutlass::Array<Element, 4>*>(static_cast<Element*>(p.out) + s_dst[r] + col) = o;
+      Element* const out = static_cast<Element*>(p.out) + s_dst[r] + col;
+      *reinterpret_cast<cutlass::Array<Element, 4>*>(out) = o;
     }
   }
 }
