@@ -296,6 +296,10 @@ KERNEL_CASES = [
                                                      "sinks": True}),
     ("paged48_waves_splits_window", 32, 8, 1, 128, {"window_size": (100, 0), "batch": 40,
                                                      "capacity": 1008, "num_splits": 3}),
+    # Keys growing along the cache (x0.25 to x6): a row's softmax base moves many times after
+    # its first keys (by more than the kernel's slack of 8 in log2 units), O rescaled then.
+    ("paged16_growing_scores", 8, 2, 2, 128, {"causal": True, "growing": True}),
+    ("dense_growing_scores_splits", 16, 2, 1, 64, {"growing": True, "num_splits": 2}),
 ]
 
 
@@ -316,6 +320,8 @@ def test_cuda_decode_kernel(case, dtype):
     rows = torch.tensor([4, 0, 2]) if name.startswith("batch_idx") else torch.arange(batch)
     k_cache, v_cache = (torch.randn(int(rows.max()) + 1, capacity, heads_kv, head_dim,
                                     generator=g).to(dtype) for _ in range(2))
+    if options.pop("growing", False):
+        k_cache = (k_cache * torch.linspace(0.25, 6.0, capacity)[None, :, None, None]).to(dtype)
     if batch == 3:
         lengths = torch.tensor([0, 700, capacity - new], dtype=torch.int32)
         starts = torch.tensor([0, 33, 500])
