@@ -270,9 +270,8 @@ KERNEL_CASES = [
     # 5 tokens x 8 heads a kv head: two CTAs of two row tiles; leftpad and cache rows.
     ("batch_idx_leftpad_tiles", 32, 4, 5, 128, {"causal": True, "leftpad": True}),
     ("paged256_softcap_sinks", 8, 2, 1, 256, {"softcap": 30.0, "sinks": True}),
-    # Leftpad mid-page with pages of 16: a split's first window read before cache_seqlens is
-    # known; the entries past each sequence's last page hold pages outside the cache (unused:
-    # read early, never checked or followed).
+    # Leftpad mid-page with pages of 16; the entries past each sequence's last page hold pages
+    # outside the cache (unused: never checked or followed).
     ("paged16_leftpad_unused_entries", 8, 2, 1, 128, {"leftpad": True, "unused_entries": True}),
     ("dense_d80_no_append", 4, 2, 3, 80, {"causal": True, "no_append": True}),
     # Longer than the kernel's window of 256 block-table entries (4096 tokens at page 16): the

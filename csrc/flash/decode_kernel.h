@@ -80,7 +80,8 @@ struct DecodeTraits {
   // The epilogue's fp32 rows of every warp (padded against conflicts), and each row's output
   // offset and factor, in the stages' memory.
   static constexpr int kOutStride = kHeadDim + 4;
-  static_assert((kWarps * 2 * kDecodeRows + kWarps * kDecodeRows * kOutStride) * 4 + kRows * 12 <=
+  static_assert((kWarps * 2 * kDecodeRows + kWarps * kDecodeRows * kOutStride) * 4 +
+                    kRows * (sizeof(int64_t) + sizeof(float)) <=
                 kStages * kStageBytes);
   static_assert(kSmemBytes <= 227 * 1024);
 };
