@@ -105,7 +105,8 @@ cudaError_t run_decode(const DecodeParams& call, cudaStream_t stream) {
                                  Traits::kSmemBytes);
       if (err != cudaSuccess) return;
       const dim3 grid(static_cast<unsigned>(decode_ctas(params, Traits::kRows)), params.num_splits);
-      kernel<<<grid, Traits::kThreads, Traits::kSmemBytes, stream>>>(params);
+      kernel<<<grid, Traits::kThreads, Traits::kSmemBytes, stream>>>(
+          params, DecodeDivisors(params, Traits::kRows));
       err = cudaGetLastError();
     });
     if (err != cudaSuccess || params.num_splits == 1) return;  // one split wrote out itself

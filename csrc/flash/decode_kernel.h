@@ -86,6 +86,24 @@ struct DecodeTraits {
   static_assert(kSmemBytes <= 227 * 1024);
 };
 
+// The divisions of the kernel's index math by values fixed for a call, prepared on the host: a
+// multiply and a shift each, where a division took ~20 instructions, several of them on the
+// chain from a CTA's index to its first copies (ncu: the prologue was ~10% of a 16-tile CTA).
+struct DecodeDivisors {
+  cutlass::FastDivmod group;       // query heads a kv head
+  cutlass::FastDivmod row_blocks;  // CTAs of query rows a (sequence, kv head)
+  cutlass::FastDivmod heads_kv;
+  cutlass::FastDivmod splits;
+  cutlass::FastDivmod page;  // a paged cache's page_size; 1 for a dense cache
+
+  DecodeDivisors(const DecodeParams& p, int rows_a_cta)
+      : group(p.heads_q / p.heads_kv),
+        row_blocks((p.seqlen_q * (p.heads_q / p.heads_kv) + rows_a_cta - 1) / rows_a_cta),
+        heads_kv(p.heads_kv),
+        splits(p.num_splits),
+        page(p.block_table != nullptr ? p.page_size : 1) {}
+};
+
 template <typename Element>
 __device__ __forceinline__ uint32_t pack_pair(float lo, float hi) {
   cutlass::Array<Element, 2> pair;
@@ -193,7 +211,7 @@ __device__ __forceinline__ float quad_sum(float x) {
 // Grid: (batch x kv heads x row blocks (fastest), splits); Traits::kThreads threads.
 template <typename Element, int kHeadDim, int kMTiles>
 __global__ void __launch_bounds__(DecodeTraits<kHeadDim, kMTiles>::kThreads)
-    decode_kernel(__grid_constant__ const DecodeParams p) {
+    decode_kernel(__grid_constant__ const DecodeParams p, __grid_constant__ const DecodeDivisors d) {
   using Traits = DecodeTraits<kHeadDim, kMTiles>;
   constexpr int kStride = Traits::kStride, kChunks = Traits::kChunks, kRows = Traits::kRows;
   constexpr int kStages = Traits::kStages, kThreads = Traits::kThreads;
@@ -205,13 +223,11 @@ __global__ void __launch_bounds__(DecodeTraits<kHeadDim, kMTiles>::kThreads)
   const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
   const int m_tile = warp / kDecodeWarps, key_warp = warp % kDecodeWarps;
   const int g = lane / 4, t = lane % 4;  // the m16n8 fragments' row and column pair
-  const int group = p.heads_q / p.heads_kv;
+  const int group = d.group.divisor;
   const int packed = p.seqlen_q * group;  // query rows of a (sequence, kv head): token-major
-  const int row_blocks = (packed + kRows - 1) / kRows;
-  const int row_block = static_cast<int>(blockIdx.x % row_blocks);
-  const int64_t bh = blockIdx.x / row_blocks;
-  const int hkv = static_cast<int>(bh % p.heads_kv);
-  const int b = static_cast<int>(bh / p.heads_kv);
+  int bh, row_block, b, hkv;
+  d.row_blocks(bh, row_block, static_cast<int>(blockIdx.x));
+  d.heads_kv(b, hkv, bh);
   const int r0 = row_block * kRows, r_end = min(r0 + kRows, packed);
 
   // The sequence's tokens [lo, len), the new ones included; query token i sits at len - Sq + i.
@@ -225,10 +241,12 @@ __global__ void __launch_bounds__(DecodeTraits<kHeadDim, kMTiles>::kThreads)
   };
   // This CTA's keys: what its first row sees from, to what its last row sees; its tiles start
   // at begin16, begin rounded down to a multiple of 16 (the keys before begin read as zeros).
-  const int begin = key_begin(r0 / group), end = key_end((r_end - 1) / group);
+  const int begin = key_begin(d.group.div(r0)), end = key_end(d.group.div(r_end - 1));
   const int begin16 = begin / 16 * 16;
-  const int tiles = end > begin ? (end - begin16 + kDecodeBlockN - 1) / kDecodeBlockN : 0;
-  const int per_split = (tiles + p.num_splits - 1) / p.num_splits;
+  const int tiles =
+      end > begin ? static_cast<int>(unsigned(end - begin16 + kDecodeBlockN - 1) / kDecodeBlockN)
+                  : 0;
+  const int per_split = d.splits.div(tiles + p.num_splits - 1);
   const int tile0 = min(tiles, static_cast<int>(blockIdx.y) * per_split);
   const int n_tiles = min(tiles, tile0 + per_split) - tile0;
 
@@ -237,17 +255,22 @@ __global__ void __launch_bounds__(DecodeTraits<kHeadDim, kMTiles>::kThreads)
   int row_begin[2], row_end[2];
   for (int h = 0; h < 2; ++h) {
     const int r = r0 + m_tile * kDecodeRows + g + 8 * h;
-    row_begin[h] = r < r_end ? key_begin(r / group) : 0;
-    row_end[h] = r < r_end ? key_end(r / group) : 0;
+    row_begin[h] = r < r_end ? key_begin(d.group.div(r)) : 0;
+    row_end[h] = r < r_end ? key_end(d.group.div(r)) : 0;
   }
 
   // Q rows: packed row r is token r / group of query head hkv * group + r % group.
-  for (int idx = tid; idx < kRows * kChunks; idx += kThreads) {
+  constexpr int kQPieces = kRows * kChunks;
+  CUTE_UNROLL
+  for (int i = 0; i < (kQPieces + kThreads - 1) / kThreads; ++i) {
+    const int idx = tid + i * kThreads;
+    if (kQPieces % kThreads != 0 && idx >= kQPieces) break;
     const int row = idx / kChunks, c = idx % kChunks;
-    const int r = r0 + row;
-    const bool valid = r < r_end && c * 8 < p.head_dim;
-    const int64_t offset = valid ? b * p.q_batch_stride + (r / group) * p.q_row_stride +
-                                       (hkv * group + r % group) * p.q_head_stride + c * 8
+    int token, head;
+    d.group(token, head, r0 + row);
+    const bool valid = r0 + row < r_end && c * 8 < p.head_dim;
+    const int64_t offset = valid ? b * p.q_batch_stride + token * p.q_row_stride +
+                                       (hkv * group + head) * p.q_head_stride + c * 8
                                  : 0;
     copy_16(static_cast<const Element*>(p.q) + offset, sQ + Traits::at(row, c), valid);
   }
@@ -259,8 +282,7 @@ __global__ void __launch_bounds__(DecodeTraits<kHeadDim, kMTiles>::kThreads)
   const bool paged = p.block_table != nullptr;
   int dense_row = 0, unused;
   if (!paged && n_tiles > 0) cache_slot(p, b, 0, dense_row, unused);
-  const cutlass::FastDivmod page_div(paged ? p.page_size : 1);
-  auto page_of = [&](int pos) { return page_div.div(pos); };
+  auto page_of = [&](int pos) { return d.page.div(pos); };
   const int split_end = min(end, begin16 + (tile0 + n_tiles) * kDecodeBlockN);
   const int last_entry = paged && n_tiles > 0 ? page_of(split_end - 1) : 0;
   int window0 = 0, window_end = 0;  // empty until the first tile
@@ -294,10 +316,17 @@ __global__ void __launch_bounds__(DecodeTraits<kHeadDim, kMTiles>::kThreads)
   constexpr int kStepRows = 32 % kChunks == 0 ? 32 / kChunks : 0;
   auto in_slot = [&](int i) { return m_tile * kLoadRows + (lane + 32 * i) / kChunks; };
   auto column = [&](int i) { return (lane + 32 * i) % kChunks; };
-  const Element* const k = static_cast<const Element*>(p.k);
-  const Element* const v = static_cast<const Element*>(p.v);
-  const int64_t k_head = int64_t(hkv) * p.k_head_stride + column(0) * 8;
-  const int64_t v_head = int64_t(hkv) * p.v_head_stride + column(0) * 8;
+  // The lane's first piece of a slot that starts at token 0 of cache row dense_row (dense) or
+  // of page 0 (paged).
+  const int64_t k_rs = p.k_row_stride, v_rs = p.v_row_stride;
+  const Element* const k_lane =
+      static_cast<const Element*>(p.k) + (int64_t(dense_row) * p.k_batch_stride +
+                                          int64_t(hkv) * p.k_head_stride + in_slot(0) * k_rs +
+                                          column(0) * 8);
+  const Element* const v_lane =
+      static_cast<const Element*>(p.v) + (int64_t(dense_row) * p.v_batch_stride +
+                                          int64_t(hkv) * p.v_head_stride + in_slot(0) * v_rs +
+                                          column(0) * 8);
   auto load_tile = [&](int tile, int stage) {
     Element* sK = sKV + stage * 2 * Traits::kTileElems;
     const int k0 = begin16 + tile * kDecodeBlockN;
@@ -306,21 +335,23 @@ __global__ void __launch_bounds__(DecodeTraits<kHeadDim, kMTiles>::kThreads)
       if (page_of(min(k0 + kDecodeBlockN, end) - 1) >= window_end) refill(first);
     }
     // The slot's first key (a multiple of 16: with pages of a multiple of 16 tokens, the slot
-    // lies in one page), its page or cache row, and the key's token there.
+    // lies in one page): its offset in the cache row, or its page and token there.
     const int slot0 = k0 + key_warp * 16;
-    int where = dense_row, token = slot0;
+    int64_t k_off, v_off;
     if (paged && slot0 < end && slot0 + 16 > begin) {
-      int page;
-      page_div(page, token, slot0);
-      where = s_table[page - window0];
+      int page, token;
+      d.page(page, token, slot0);
+      const int64_t where = s_table[page - window0];
+      k_off = where * p.k_batch_stride + int64_t(token) * k_rs;
+      v_off = where * p.v_batch_stride + int64_t(token) * v_rs;
+    } else {
+      k_off = int64_t(slot0) * k_rs;
+      v_off = int64_t(slot0) * v_rs;
     }
     // The lane's first pieces, and the others stepped from them. Pieces that do not copy
     // (zeros) may point past the cache: cp.async does not read them.
-    const int64_t k_rs = p.k_row_stride, v_rs = p.v_row_stride;
-    const Element* k_src =
-        k + (int64_t(where) * p.k_batch_stride + (token + in_slot(0)) * k_rs + k_head);
-    const Element* v_src =
-        v + (int64_t(where) * p.v_batch_stride + (token + in_slot(0)) * v_rs + v_head);
+    const Element* k_src = k_lane + k_off;
+    const Element* v_src = v_lane + v_off;
     CUTE_UNROLL
     for (int i = 0; i < kPieces; ++i) {
       const int pos = slot0 + in_slot(i);
@@ -490,9 +521,9 @@ __global__ void __launch_bounds__(DecodeTraits<kHeadDim, kMTiles>::kThreads)
     }
   }
   __syncthreads();
-  // (M scaled to log2 units, L) of row r of row tile m: over the tile's warps.
-  auto joined = [&](int m, int r, float& base, float& total) {
-    const float* stats = s_stats + m * kDecodeWarps * 2 * kDecodeRows + r;
+  // (M scaled to log2 units, L) of the warp's row r: over its row tile's warps.
+  auto joined = [&](int r, float& base, float& total) {
+    const float* stats = s_stats + m_tile * kDecodeWarps * 2 * kDecodeRows + r;
     float top = -INFINITY;
     for (int w = 0; w < kDecodeWarps; ++w) top = fmaxf(top, stats[w * 2 * kDecodeRows]);
     base = (top == -INFINITY ? 0.f : top) * scale_log2;
@@ -502,52 +533,44 @@ __global__ void __launch_bounds__(DecodeTraits<kHeadDim, kMTiles>::kThreads)
                exp2f(stats[w * 2 * kDecodeRows] * scale_log2 - base);
     }
   };
+  // One split: out and lse (the sink joined) written here; several: the split's fp32 partial
+  // (rows (b, query head, token)), for fwd_combine_kernel to join.
+  const bool direct = p.num_splits == 1;
+  const int64_t slice0 = int64_t(blockIdx.y) * p.batch * p.heads_q * p.seqlen_q;
+  auto head_of = [&](int r) { return hkv * group + d.group.rem(r0 + r); };  // packed row r0 + r
+  auto global_row = [&](int r) {
+    return (int64_t(b) * p.heads_q + head_of(r)) * p.seqlen_q + d.group.div(r0 + r);
+  };
+  // Where each row's output goes and the factor it takes there (the sink's share out).
+  int64_t* const s_dst =
+      reinterpret_cast<int64_t*>(s_out + Traits::kWarps * kDecodeRows * kOutStride);
+  float* const s_kept = reinterpret_cast<float*>(s_dst + kRows);
   CUTE_UNROLL
   for (int h = 0; h < 2; ++h) {
-    const int r = g + 8 * h;
+    const int r = g + 8 * h, row = m_tile * kDecodeRows + r;  // in the tile, in the CTA
     float base, total;
-    joined(m_tile, r, base, total);
+    joined(r, base, total);
     const float share = total > 0.f ? exp2f(row_max[h] * scale_log2 - base) / total : 0.f;
+    // The tile's first warp writes its rows' lse (natural log, over the row's keys and with
+    // the head's sink, if any) and where they go, once a row.
+    if (key_warp == 0 && t == 0 && r0 + row < r_end) {
+      const float keys = total > 0.f ? base / float(M_LOG2E) + logf(total) : -INFINITY;
+      if (direct) {
+        const float with_sink = p.sinks != nullptr ? join_sink(keys, p.sinks[head_of(row)]) : keys;
+        p.lse[global_row(row)] = with_sink;
+        s_dst[row] = b * p.o_batch_stride + d.group.div(r0 + row) * p.o_row_stride +
+                     head_of(row) * p.o_head_stride;
+        s_kept[row] = keys == -INFINITY ? 0.f : __expf(keys - with_sink);
+      } else {
+        p.lse_accum[slice0 + global_row(row)] = keys;
+        s_dst[row] = (slice0 + global_row(row)) * kHeadDim;
+      }
+    }
     float* out = s_out + (warp * kDecodeRows + r) * kOutStride;
     CUTE_UNROLL
     for (int j = 0; j < kHeadDim / 8; ++j) {
       *reinterpret_cast<float2*>(out + 8 * j + 2 * t) =
           make_float2(acc_o[j][2 * h] * share, acc_o[j][2 * h + 1] * share);
-    }
-  }
-  __syncthreads();
-  // One split: out and lse (the sink joined) written here; several: the split's fp32 partial
-  // (rows (b, query head, token)), for fwd_combine_kernel to join.
-  const bool direct = p.num_splits == 1;
-  const int64_t rows = int64_t(p.batch) * p.heads_q * p.seqlen_q;
-  const int64_t slice0 = int64_t(blockIdx.y) * rows;
-  auto head_of = [&](int r) { return hkv * group + (r0 + r) % group; };  // packed row r0 + r
-  auto global_row = [&](int r) {
-    return (int64_t(b) * p.heads_q + head_of(r)) * p.seqlen_q + (r0 + r) / group;
-  };
-  // Row r's natural-log lse over its keys, and with the head's sink (if any).
-  auto row_lse = [&](int r, float& keys, float& with_sink) {
-    float base, total;
-    joined(r / kDecodeRows, r % kDecodeRows, base, total);
-    keys = total > 0.f ? base / float(M_LOG2E) + logf(total) : -INFINITY;
-    with_sink = p.sinks != nullptr ? join_sink(keys, p.sinks[head_of(r)]) : keys;
-  };
-  // Each row's lse written, and where its output goes with the factor it takes there (the
-  // sink's share out), once a row rather than for every piece of it.
-  int64_t* const s_dst =
-      reinterpret_cast<int64_t*>(s_out + Traits::kWarps * kDecodeRows * kOutStride);
-  float* const s_kept = reinterpret_cast<float*>(s_dst + kRows);
-  if (tid < r_end - r0) {
-    float keys, with_sink;
-    row_lse(tid, keys, with_sink);
-    if (direct) {
-      p.lse[global_row(tid)] = with_sink;
-      s_dst[tid] = b * p.o_batch_stride + ((r0 + tid) / group) * p.o_row_stride +
-                   head_of(tid) * p.o_head_stride;
-      s_kept[tid] = keys == -INFINITY ? 0.f : __expf(keys - with_sink);
-    } else {
-      p.lse_accum[slice0 + global_row(tid)] = keys;
-      s_dst[tid] = (slice0 + global_row(tid)) * kHeadDim;
     }
   }
   __syncthreads();
