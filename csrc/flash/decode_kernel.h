@@ -230,26 +230,6 @@ __global__ void __launch_bounds__(DecodeTraits<kHeadDim, kMTiles>::kThreads)
   d.heads_kv(b, hkv, bh);
   const int r0 = row_block * kRows, r_end = min(r0 + kRows, packed);
 
-  // Paged, where the split's keys start at the sequence's first token (the first split, no
-  // left window or padding): its first window of block-table entries, [0, kDecodeTableWindow),
-  // is known before cache_seqlens is, so its copy (cp.async, its own group) runs alongside that
-  // read instead of after it; refill checks the entries in use once they land.
-  const bool paged = p.block_table != nullptr;
-  const bool early_window =
-      paged && blockIdx.y == 0 && p.window_left < 0 && p.cache_leftpad == nullptr;
-  const int* const table_row = p.block_table + b * p.block_table_stride;
-  if (early_window) {
-    const int count = min(kDecodeTableWindow, p.block_table_width);
-    CUTE_UNROLL
-    for (int i = tid; i < kDecodeTableWindow; i += kThreads) {
-      if (i < count) {
-        cute::SM80_CP_ASYNC_CACHEALWAYS<uint32_t>::copy(
-            reinterpret_cast<const uint32_t&>(table_row[i]), reinterpret_cast<uint32_t&>(s_table[i]));
-      }
-    }
-    cute::cp_async_fence();
-  }
-
   // The sequence's tokens [lo, len), the new ones included; query token i sits at len - Sq + i.
   const int len = tokens_before(p, b) + p.new_tokens;
   const int lo = p.cache_leftpad != nullptr ? max(p.cache_leftpad[b], 0) : 0;
@@ -299,30 +279,27 @@ __global__ void __launch_bounds__(DecodeTraits<kHeadDim, kMTiles>::kThreads)
   // s_table[pos / page_size - window0], token pos % page_size; the window holds the entries
   // [window0, window0 + kDecodeTableWindow) of the sequence's block-table row, and only those
   // of this split's keys (the checked ones) are read.
+  const bool paged = p.block_table != nullptr;
   int dense_row = 0, unused;
   if (!paged && n_tiles > 0) cache_slot(p, b, 0, dense_row, unused);
   auto page_of = [&](int pos) { return d.page.div(pos); };
   const int split_end = min(end, begin16 + (tile0 + n_tiles) * kDecodeBlockN);
   const int last_entry = paged && n_tiles > 0 ? page_of(split_end - 1) : 0;
-  // The window's entries [window0, window0 + kDecodeTableWindow), and the first token past
-  // them (a tile that reaches it refills the window).
-  int window0 = 0;
-  int64_t window_end_token = 0;  // empty until the first tile
+  int window0 = 0, window_end = 0;  // empty until the first tile
   auto refill = [&](int first) {
     __syncthreads();  // every thread is done with the current window's entries
-    const bool landed = early_window && first == 0;  // this thread's copies of entries tid + ..
-    if (landed) cute::cp_async_wait<0>();  // the early window's group: the only one committed
+    const int* row = p.block_table + b * p.block_table_stride;
     CUTE_UNROLL
     for (int i = tid; i < kDecodeTableWindow; i += kThreads) {
       if (first + i <= last_entry) {
-        const int page = landed ? s_table[i] : table_row[first + i];
+        const int page = row[first + i];
         require(page >= 0 && page < p.cache_rows,
                 "flash_attn_with_kvcache: a block_table entry in use lies outside [0, num_pages)");
         s_table[i] = page;
       }
     }
     window0 = first;
-    window_end_token = int64_t(first + kDecodeTableWindow) * p.page_size;
+    window_end = first + kDecodeTableWindow;
     __syncthreads();
   };
 
@@ -354,7 +331,8 @@ __global__ void __launch_bounds__(DecodeTraits<kHeadDim, kMTiles>::kThreads)
     Element* sK = sKV + stage * 2 * Traits::kTileElems;
     const int k0 = begin16 + tile * kDecodeBlockN;
     if (paged) {
-      if (min(k0 + kDecodeBlockN, end) > window_end_token) refill(page_of(k0));
+      const int first = page_of(k0);
+      if (page_of(min(k0 + kDecodeBlockN, end) - 1) >= window_end) refill(first);
     }
     // The slot's first key (a multiple of 16: with pages of a multiple of 16 tokens, the slot
     // lies in one page): its offset in the cache row, or its page and token there.

@@ -98,7 +98,6 @@ struct DecodeParams : FwdParams {
   // block_table[b * block_table_stride + p]; nullptr for a dense cache.
   const int* block_table = nullptr;
   int64_t block_table_stride = 0;
-  int block_table_width = 0;  // entries a row (max_blocks)
   int page_size = 0;
   // New tokens (B, new_tokens, Hkv, D), written into the cache after each sequence's tokens
   // before attention reads it; new_tokens = 0: none.

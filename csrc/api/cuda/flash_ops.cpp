@@ -413,7 +413,6 @@ std::tuple<Tensor, Tensor> kvcache_fwd(
   if (block_table.has_value()) {
     p.block_table = block_table->data_ptr<int>();
     p.block_table_stride = block_table->stride(0);
-    p.block_table_width = gpu::to_int(block_table->size(1), "block_table's width");
     p.page_size = gpu::to_int(k_cache.size(1), "page_size");
     TORCH_CHECK_VALUE(p.page_size > 0, "flash_ext: a paged cache needs page_size > 0");
   }
