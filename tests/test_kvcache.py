@@ -273,6 +273,11 @@ KERNEL_CASES = [
     # Leftpad mid-page with pages of 16; the entries past each sequence's last page hold pages
     # outside the cache (unused: never checked or followed).
     ("paged16_leftpad_unused_entries", 8, 2, 1, 128, {"leftpad": True, "unused_entries": True}),
+    # Unused entries without leftpad (the first split's window starts at entry 0), and the table
+    # a column slice of a wider one: its rows further apart than their entries, garbage between.
+    ("paged16_unused_entries_sliced_table", 8, 2, 1, 128, {"causal": True,
+                                                           "unused_entries": True,
+                                                           "sliced_table": True}),
     ("dense_d80_no_append", 4, 2, 3, 80, {"causal": True, "no_append": True}),
     # Longer than the kernel's window of 256 block-table entries (4096 tokens at page 16): the
     # window refilled within a CTA, with one split and with three whose bounds fall mid-window.
@@ -333,6 +338,7 @@ def test_cuda_decode_kernel(case, dtype):
     causal, window = options.pop("causal", False), options.pop("window_size", (-1, -1))
     num_splits = options.pop("num_splits", 0)
     unused_entries = options.pop("unused_entries", False)
+    sliced_table = options.pop("sliced_table", False)
     ref_options = dict(options, sinks=sinks)
     args = (q, k_cache, v_cache, k if new else None, v if new else None, lengths, leftpad, rows,
             None, None, False, causal, window)
@@ -360,6 +366,10 @@ def test_cuda_decode_kernel(case, dtype):
             in_use = (lengths.cuda() + new + page - 1) // page
             past = torch.arange(table.shape[1], device="cuda")[None, :] >= in_use[:, None]
             kwargs["block_table"] = table.masked_fill(past, 1 << 30)
+        if sliced_table:
+            wider = torch.full((batch, table.shape[1] + 40), -7, dtype=torch.int32, device="cuda")
+            wider[:, :table.shape[1]] = kwargs["block_table"]
+            kwargs["block_table"] = wider[:, :table.shape[1]]
     assert kvcache._kernel_runs(cuda["q"], cuda["k_cache"], cuda["v_cache"], None,
                                 kwargs.get("block_table"))
     if batch > 3:  # more CTAs than fit at once
