@@ -15,7 +15,6 @@
 // windows aligned bottom-right) and softcap apply to every score.
 #pragma once
 
-#include <cute/arch/copy_sm75.hpp>
 #include <cute/arch/copy_sm80.hpp>
 #include <cute/arch/mma_sm80.hpp>
 #include <cutlass/arch/barrier.h>
@@ -123,13 +122,19 @@ __device__ __forceinline__ void mma_16816(float (&acc)[4], const uint32_t (&a)[4
           acc[2], acc[3]);
 }
 
-template <bool kTransposed, typename Element>
-__device__ __forceinline__ void ldmatrix_x4(uint32_t (&r)[4], const Element* smem) {
-  const auto& src = *reinterpret_cast<const cute::uint128_t*>(smem);
+// ldmatrix .x4 (transposed: .trans) of 16-bit elements at shared-memory byte address `addr`: a
+// stage's base plus the lane's offset, one addition (as an Element pointer the address was
+// rebuilt from the element offset for every ldmatrix, ~3 instructions each).
+template <bool kTransposed>
+__device__ __forceinline__ void ldmatrix_x4(uint32_t (&r)[4], uint32_t addr) {
   if constexpr (kTransposed) {
-    cute::SM75_U16x8_LDSM_T::copy(src, r[0], r[1], r[2], r[3]);
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                 : "r"(addr));
   } else {
-    cute::SM75_U32x4_LDSM_N::copy(src, r[0], r[1], r[2], r[3]);
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                 : "r"(addr));
   }
 }
 
@@ -397,8 +402,11 @@ __global__ void __launch_bounds__(DecodeTraits<kHeadDim, kMTiles>::kThreads)
 #endif
   // The warp's Q rows as mma A fragments (16 columns each): read from shared memory every
   // stage, or once into registers where they fit beside O (D <= 128: 4 D / 16 registers).
+  const uint32_t sQ_addr = static_cast<uint32_t>(__cvta_generic_to_shared(sQ));
+  const uint32_t sKV_addr = sQ_addr + kRows * kStride * 2;
   auto load_q = [&](uint32_t(&a)[4], int kk) {
-    ldmatrix_x4<false>(a, sQ + Traits::at_pair(m_tile * kDecodeRows + lane % 16, kk, lane / 16));
+    ldmatrix_x4<false>(
+        a, sQ_addr + 2 * Traits::at_pair(m_tile * kDecodeRows + lane % 16, kk, lane / 16));
   };
   constexpr bool kQInRegisters = kHeadDim <= 128;
   uint32_t q_frag[kQInRegisters ? kHeadDim / 16 : 1][4];
@@ -414,8 +422,10 @@ __global__ void __launch_bounds__(DecodeTraits<kHeadDim, kMTiles>::kThreads)
     if (it + kStages - 1 < n_tiles) load_tile(tile0 + it + kStages - 1, (it + kStages - 1) % kStages);
     cute::cp_async_fence();
 
-    const Element* sK = sKV + (it % kStages) * 2 * Traits::kTileElems + key_warp * 16 * kStride;
-    const Element* sV = sK + Traits::kTileElems;
+    // The warp's 16 keys of the stage's K and V tiles (byte addresses).
+    const uint32_t sK =
+        sKV_addr + (it % kStages) * Traits::kStageBytes + key_warp * 16 * kStride * 2;
+    const uint32_t sV = sK + Traits::kTileElems * 2;
     if constexpr (kQInRegisters) {
       if (it == 0) {
         CUTE_UNROLL
@@ -433,7 +443,8 @@ __global__ void __launch_bounds__(DecodeTraits<kHeadDim, kMTiles>::kThreads)
         load_q(a, kk);
       }
       // The warp's 16 keys start at a row that is a multiple of 8: the swizzle is the same.
-      ldmatrix_x4<false>(bk, sK + Traits::at_pair((lane / 16) * 8 + lane % 8, kk, (lane / 8) % 2));
+      ldmatrix_x4<false>(bk,
+                         sK + 2 * Traits::at_pair((lane / 16) * 8 + lane % 8, kk, (lane / 8) % 2));
       mma_16816<Element>(acc_s[0], a, bk[0], bk[1]);
       mma_16816<Element>(acc_s[1], a, bk[2], bk[3]);
     }
@@ -498,7 +509,8 @@ __global__ void __launch_bounds__(DecodeTraits<kHeadDim, kMTiles>::kThreads)
     CUTE_UNROLL
     for (int jj = 0; jj < kHeadDim / 16; ++jj) {
       uint32_t bv[4];
-      ldmatrix_x4<true>(bv, sV + Traits::at_pair(((lane / 8) % 2) * 8 + lane % 8, jj, lane / 16));
+      ldmatrix_x4<true>(bv,
+                        sV + 2 * Traits::at_pair(((lane / 8) % 2) * 8 + lane % 8, jj, lane / 16));
       mma_16816<Element>(acc_o[2 * jj], a_p, bv[0], bv[1]);
       mma_16816<Element>(acc_o[2 * jj + 1], a_p, bv[2], bv[3]);
     }
