@@ -43,8 +43,13 @@ void with_m_tiles(const DecodeParams& p, F f) {
   }
 }
 
+// CTAs of query rows a (sequence, kv head).
+int64_t row_blocks(const DecodeParams& p, int rows_a_cta) {
+  return (packed_rows(p) + rows_a_cta - 1) / rows_a_cta;
+}
+
 int64_t decode_ctas(const DecodeParams& p, int rows_a_cta) {
-  return int64_t(p.batch) * p.heads_kv * ((packed_rows(p) + rows_a_cta - 1) / rows_a_cta);
+  return int64_t(p.batch) * p.heads_kv * row_blocks(p, rows_a_cta);
 }
 
 }  // namespace
@@ -106,7 +111,7 @@ cudaError_t run_decode(const DecodeParams& call, cudaStream_t stream) {
       if (err != cudaSuccess) return;
       const dim3 grid(static_cast<unsigned>(decode_ctas(params, Traits::kRows)), params.num_splits);
       kernel<<<grid, Traits::kThreads, Traits::kSmemBytes, stream>>>(
-          params, DecodeDivisors(params, Traits::kRows));
+          params, DecodeDivisors(params, static_cast<int>(row_blocks(params, Traits::kRows))));
       err = cudaGetLastError();
     });
     if (err != cudaSuccess || params.num_splits == 1) return;  // one split wrote out itself

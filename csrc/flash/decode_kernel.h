@@ -95,9 +95,9 @@ struct DecodeDivisors {
   cutlass::FastDivmod splits;
   cutlass::FastDivmod page;  // a paged cache's page_size; 1 for a dense cache
 
-  DecodeDivisors(const DecodeParams& p, int rows_a_cta)
+  DecodeDivisors(const DecodeParams& p, int row_blocks_)
       : group(p.heads_q / p.heads_kv),
-        row_blocks((p.seqlen_q * (p.heads_q / p.heads_kv) + rows_a_cta - 1) / rows_a_cta),
+        row_blocks(row_blocks_),
         heads_kv(p.heads_kv),
         splits(p.num_splits),
         page(p.block_table != nullptr ? p.page_size : 1) {}
@@ -216,7 +216,8 @@ __device__ __forceinline__ float quad_sum(float x) {
 // Grid: (batch x kv heads x row blocks (fastest), splits); Traits::kThreads threads.
 template <typename Element, int kHeadDim, int kMTiles>
 __global__ void __launch_bounds__(DecodeTraits<kHeadDim, kMTiles>::kThreads)
-    decode_kernel(__grid_constant__ const DecodeParams p, __grid_constant__ const DecodeDivisors d) {
+    decode_kernel(__grid_constant__ const DecodeParams p,
+                  __grid_constant__ const DecodeDivisors d) {
   using Traits = DecodeTraits<kHeadDim, kMTiles>;
   constexpr int kStride = Traits::kStride, kChunks = Traits::kChunks, kRows = Traits::kRows;
   constexpr int kStages = Traits::kStages, kThreads = Traits::kThreads;
