@@ -138,11 +138,23 @@ __device__ __forceinline__ void ldmatrix_x4(uint32_t (&r)[4], uint32_t addr) {
   }
 }
 
-// 16 bytes from global to shared memory, zeros where !valid (src is then not read).
-__device__ __forceinline__ void copy_16(const void* src, void* dst, bool valid) {
-  cute::SM80_CP_ASYNC_CACHEGLOBAL_ZFILL<cute::uint128_t>::copy(
-      *reinterpret_cast<const cute::uint128_t*>(src), *reinterpret_cast<cute::uint128_t*>(dst),
-      valid);
+// 16 bytes from global memory to shared-memory byte address `dst`, zeros where !valid (src is
+// then not read).
+__device__ __forceinline__ void copy_16(uint32_t dst, const void* src, bool valid) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src),
+               "r"(valid ? 16 : 0));
+}
+
+// `ptr`, which the compiler cannot see into (so that it keeps the address as computed).
+template <typename T>
+__device__ __forceinline__ T* opaque(T* ptr) {
+  asm("mov.b64 %0, %0;" : "+l"(ptr));
+  return ptr;
+}
+
+// x * stride for 0 <= x < 2^31: a 32 x 64-bit product (two instructions; int64 x int64 took four).
+__device__ __forceinline__ int64_t stride_offset(int x, int64_t stride) {
+  return static_cast<int64_t>(uint64_t(uint32_t(x)) * uint64_t(stride));
 }
 
 // Stops the kernel with a device-side assertion naming the bad input (the CUDA context then
@@ -266,6 +278,8 @@ __global__ void __launch_bounds__(DecodeTraits<kHeadDim, kMTiles>::kThreads)
   }
 
   // Q rows: packed row r is token r / group of query head hkv * group + r % group.
+  const uint32_t sQ_addr = static_cast<uint32_t>(__cvta_generic_to_shared(sQ));
+  const uint32_t sKV_addr = sQ_addr + kRows * kStride * 2;
   constexpr int kQPieces = kRows * kChunks;
   CUTE_UNROLL
   for (int i = 0; i < (kQPieces + kThreads - 1) / kThreads; ++i) {
@@ -278,7 +292,7 @@ __global__ void __launch_bounds__(DecodeTraits<kHeadDim, kMTiles>::kThreads)
     const int64_t offset = valid ? b * p.q_batch_stride + token * p.q_row_stride +
                                        (hkv * group + head) * p.q_head_stride + c * 8
                                  : 0;
-    copy_16(static_cast<const Element*>(p.q) + offset, sQ + Traits::at(row, c), valid);
+    copy_16(sQ_addr + 2 * Traits::at(row, c), static_cast<const Element*>(p.q) + offset, valid);
   }
 
   // Where the tiles' rows lie. Dense: row `dense_row` of the cache, token pos. Paged: page
@@ -288,7 +302,11 @@ __global__ void __launch_bounds__(DecodeTraits<kHeadDim, kMTiles>::kThreads)
   const bool paged = p.block_table != nullptr;
   int dense_row = 0, unused;
   if (!paged && n_tiles > 0) cache_slot(p, b, 0, dense_row, unused);
-  auto page_of = [&](int pos) { return d.page.div(pos); };
+  // A token's entry of the table: page_size >= 16, so the quotient by the divisor's multiplier
+  // and shift, without FastDivmod's case of a divisor of 1.
+  auto page_of = [&](int pos) {
+    return static_cast<int>(__umulhi(unsigned(pos), d.page.multiplier) >> d.page.shift_right);
+  };
   const int split_end = min(end, begin16 + (tile0 + n_tiles) * kDecodeBlockN);
   const int last_entry = paged && n_tiles > 0 ? page_of(split_end - 1) : 0;
   int window0 = 0, window_end = 0;  // empty until the first tile
@@ -311,67 +329,69 @@ __global__ void __launch_bounds__(DecodeTraits<kHeadDim, kMTiles>::kThreads)
 
   // Stage `stage` <- key tile `tile` (tokens begin16 + tile * kDecodeBlockN on), K then V: each
   // warp copies kLoadRows rows of its key slot (the slot's 16 rows split between its row
-  // tiles' warps), a lane piece i at row in_slot(i) of the slot and 16-byte column column(i);
-  // rows outside [begin, end) and columns past head_dim read as zeros. Called by every thread
-  // alike (a window refill has barriers).
+  // tiles' warps), 8 lanes a row: a lane copies rows in_slot(j), and of each the 16-byte chunks
+  // 8 i + lane % 8 (one of each group of 8), which lie 128 bytes apart in global and shared
+  // memory alike: offsets from one address a row, not 64-bit address arithmetic a piece. Rows
+  // outside [begin, end) and columns past head_dim read as zeros. Called by every thread alike
+  // (a window refill has barriers).
   constexpr int kLoadRows = kDecodeRows / kMTiles;
-  constexpr int kPieces = kLoadRows * kChunks / 32;  // 16-byte pieces a lane
-  static_assert(kLoadRows * kChunks % 32 == 0);
+  constexpr int kRowsLane = kLoadRows / 4;
+  constexpr int kPieces = (kChunks + 7) / 8;  // of a row, K and V each
   static_assert(kDecodeBlockN / 16 + 1 <= kDecodeTableWindow);  // a tile's pages (>= 16 tokens)
-  // Where kChunks divides 32, a lane keeps its column and steps kStepRows rows a piece.
-  constexpr int kStepRows = 32 % kChunks == 0 ? 32 / kChunks : 0;
-  auto in_slot = [&](int i) { return m_tile * kLoadRows + (lane + 32 * i) / kChunks; };
-  auto column = [&](int i) { return (lane + 32 * i) % kChunks; };
+  auto in_slot = [&](int j) { return m_tile * kLoadRows + lane / 8 + 4 * j; };
+  const int low = lane % 8;
+  // The lane's pieces of a row inside head_dim (the first lane_pieces).
+  int lane_pieces = 0;
+  CUTE_UNROLL
+  for (int i = 0; i < kPieces; ++i) lane_pieces += (8 * i + low) * 8 < p.head_dim;
+  // Row in_slot(j) of a slot is read where slot0 + in_slot(j) - begin lies in [0, end - begin).
+  const int lane_from_begin = in_slot(0) - begin;
+  const unsigned keys_seen = unsigned(end - begin);
   // The lane's first piece of a slot that starts at token 0 of cache row dense_row (dense) or
-  // of page 0 (paged).
+  // of page 0 (paged), held as an opaque register pair: left visible, the compiler folds the
+  // lane's offset into every stage's address (two more instructions a stage and tensor).
   const int64_t k_rs = p.k_row_stride, v_rs = p.v_row_stride;
-  const Element* const k_lane =
+  const Element* const k_lane = opaque(
       static_cast<const Element*>(p.k) + (int64_t(dense_row) * p.k_batch_stride +
                                           int64_t(hkv) * p.k_head_stride + in_slot(0) * k_rs +
-                                          column(0) * 8);
-  const Element* const v_lane =
+                                          low * 8));
+  const Element* const v_lane = opaque(
       static_cast<const Element*>(p.v) + (int64_t(dense_row) * p.v_batch_stride +
                                           int64_t(hkv) * p.v_head_stride + in_slot(0) * v_rs +
-                                          column(0) * 8);
+                                          low * 8));
   auto load_tile = [&](int tile, int stage) {
-    Element* sK = sKV + stage * 2 * Traits::kTileElems;
     const int k0 = begin16 + tile * kDecodeBlockN;
     if (paged) {
-      const int first = page_of(k0);
-      if (page_of(min(k0 + kDecodeBlockN, end) - 1) >= window_end) refill(first);
+      if (page_of(min(k0 + kDecodeBlockN, end) - 1) >= window_end) refill(page_of(k0));
     }
     // The slot's first key (a multiple of 16: with pages of a multiple of 16 tokens, the slot
     // lies in one page): its offset in the cache row, or its page and token there.
     const int slot0 = k0 + key_warp * 16;
     int64_t k_off, v_off;
     if (paged && slot0 < end && slot0 + 16 > begin) {
-      int page, token;
-      d.page(page, token, slot0);
-      const int64_t where = s_table[page - window0];
-      k_off = where * p.k_batch_stride + int64_t(token) * k_rs;
-      v_off = where * p.v_batch_stride + int64_t(token) * v_rs;
+      const int page = page_of(slot0);
+      const int token = slot0 - page * d.page.divisor;
+      const int where = s_table[page - window0];
+      k_off = stride_offset(where, p.k_batch_stride) + stride_offset(token, k_rs);
+      v_off = stride_offset(where, p.v_batch_stride) + stride_offset(token, v_rs);
     } else {
-      k_off = int64_t(slot0) * k_rs;
-      v_off = int64_t(slot0) * v_rs;
+      k_off = stride_offset(slot0, k_rs);
+      v_off = stride_offset(slot0, v_rs);
     }
-    // The lane's first pieces, and the others stepped from them. Pieces that do not copy
-    // (zeros) may point past the cache: cp.async does not read them.
-    const Element* k_src = k_lane + k_off;
-    const Element* v_src = v_lane + v_off;
+    const uint32_t dst = sKV_addr + stage * Traits::kStageBytes;
     CUTE_UNROLL
-    for (int i = 0; i < kPieces; ++i) {
-      const int pos = slot0 + in_slot(i);
-      const bool valid = pos >= begin && pos < end && column(i) * 8 < p.head_dim;
-      Element* const dst = sK + Traits::at(key_warp * 16 + in_slot(i), column(i));
-      if constexpr (kStepRows == 0) {  // D = 96, 160, 192, 224: the column moves too
-        const int64_t rows = in_slot(i) - in_slot(0), columns = column(i) - column(0);
-        copy_16(k_src + (rows * k_rs + columns * 8), dst, valid);
-        copy_16(v_src + (rows * v_rs + columns * 8), dst + Traits::kTileElems, valid);
-      } else {
-        copy_16(k_src, dst, valid);
-        copy_16(v_src, dst + Traits::kTileElems, valid);
-        k_src += kStepRows * k_rs;
-        v_src += kStepRows * v_rs;
+    for (int j = 0; j < kRowsLane; ++j) {
+      // Pieces that do not copy (zeros) may point past the cache: cp.async does not read them.
+      const Element* const k_src = k_lane + (k_off + 4 * j * k_rs);
+      const Element* const v_src = v_lane + (v_off + 4 * j * v_rs);
+      const bool row_valid = unsigned(slot0 + lane_from_begin + 4 * j) < keys_seen;
+      CUTE_UNROLL
+      for (int i = 0; i < kPieces; ++i) {
+        if (kChunks % 8 != 0 && 8 * i + low >= kChunks) break;  // past the row
+        const bool valid = row_valid && i < lane_pieces;
+        const uint32_t at = dst + 2 * Traits::at_group(key_warp * 16 + in_slot(j), i, low);
+        copy_16(at, k_src + 64 * i, valid);
+        copy_16(at + 2 * Traits::kTileElems, v_src + 64 * i, valid);
       }
     }
   };
@@ -403,118 +423,130 @@ __global__ void __launch_bounds__(DecodeTraits<kHeadDim, kMTiles>::kThreads)
 #endif
   // The warp's Q rows as mma A fragments (16 columns each): read from shared memory every
   // stage, or once into registers where they fit beside O (D <= 128: 4 D / 16 registers).
-  const uint32_t sQ_addr = static_cast<uint32_t>(__cvta_generic_to_shared(sQ));
-  const uint32_t sKV_addr = sQ_addr + kRows * kStride * 2;
   auto load_q = [&](uint32_t(&a)[4], int kk) {
     ldmatrix_x4<false>(
         a, sQ_addr + 2 * Traits::at_pair(m_tile * kDecodeRows + lane % 16, kk, lane / 16));
   };
   constexpr bool kQInRegisters = kHeadDim <= 128;
   uint32_t q_frag[kQInRegisters ? kHeadDim / 16 : 1][4];
-  for (int it = 0; it < n_tiles; ++it) {
-    cute::cp_async_wait<kStages - 2>();
-    // Tile `it` has landed (and, the first time, Q, which every warp reads); the slot's warps
-    // are done with the stage refilled next.
-    if (it == 0) {
-      __syncthreads();
-    } else {
-      slot_barrier();
-    }
-    if (it + kStages - 1 < n_tiles) load_tile(tile0 + it + kStages - 1, (it + kStages - 1) % kStages);
-    cute::cp_async_fence();
-
-    // The warp's 16 keys of the stage's K and V tiles (byte addresses).
-    const uint32_t sK =
-        sKV_addr + (it % kStages) * Traits::kStageBytes + key_warp * 16 * kStride * 2;
-    const uint32_t sV = sK + Traits::kTileElems * 2;
-    if constexpr (kQInRegisters) {
+  // The key tiles; the loop is compiled twice, with and without softcap, so that a call
+  // without it does not issue the softcap's multiplies and tanh (predicated off: 16
+  // instructions a stage a warp).
+  auto key_tiles = [&](auto softcap) {
+    for (int it = 0; it < n_tiles; ++it) {
+      cute::cp_async_wait<kStages - 2>();
+      // Tile `it` has landed (and, the first time, Q, which every warp reads); the slot's warps
+      // are done with the stage refilled next.
       if (it == 0) {
-        CUTE_UNROLL
-        for (int kk = 0; kk < kHeadDim / 16; ++kk) load_q(q_frag[kk], kk);
-      }
-    }
-    // S (16 rows x this warp's 16 keys) = Q K^T: two n8 tiles of keys.
-    float acc_s[2][4] = {};
-    CUTE_UNROLL
-    for (int kk = 0; kk < kHeadDim / 16; ++kk) {
-      uint32_t a[4], bk[4];
-      if constexpr (kQInRegisters) {
-        for (int r = 0; r < 4; ++r) a[r] = q_frag[kk][r];
+        __syncthreads();
       } else {
-        load_q(a, kk);
+        slot_barrier();
       }
-      // The warp's 16 keys start at a row that is a multiple of 8: the swizzle is the same.
-      ldmatrix_x4<false>(bk,
-                         sK + 2 * Traits::at_pair((lane / 16) * 8 + lane % 8, kk, (lane / 8) % 2));
-      mma_16816<Element>(acc_s[0], a, bk[0], bk[1]);
-      mma_16816<Element>(acc_s[1], a, bk[2], bk[3]);
-    }
-    // Softcap and masks; acc_s[n][e] is row g + 8 (e / 2), key n * 8 + 2 t + e % 2.
-    const int key0 = begin16 + (tile0 + it) * kDecodeBlockN + key_warp * 16;
-    CUTE_UNROLL
-    for (int n = 0; n < 2; ++n) {
-      CUTE_UNROLL
-      for (int e = 0; e < 4; ++e) {
-        const int key = key0 + n * 8 + 2 * t + e % 2, h = e / 2;
-        float x = acc_s[n][e];
-        if (has_softcap) x = cutlass::fast_tanh(x * softcap_prescale);
-        acc_s[n][e] = key >= row_begin[h] && key < row_end[h] ? x : -INFINITY;
+      if (it + kStages - 1 < n_tiles) {
+        load_tile(tile0 + it + kStages - 1, (it + kStages - 1) % kStages);
       }
-    }
-    // Online softmax per row; a row with no key yet keeps max -inf and weights 0. A row's
-    // base (row_max) moves only when a score passes it by more than kDecodeRescaleSlack in log2
-    // units, so that its weights stay below 2^kDecodeRescaleSlack (exact in fp32, in bf16's and
-    // fp16's range) and after a row's first keys its O and sum are seldom rescaled: a stage
-    // rescales only where some row of the warp moved (the kHeadDim / 2 multiplies a lane).
-    float new_max[2], base[2];
-    bool grew = false;
-    CUTE_UNROLL
-    for (int h = 0; h < 2; ++h) {
-      const float seen = quad_max(fmaxf(fmaxf(acc_s[0][2 * h], acc_s[0][2 * h + 1]),
-                                        fmaxf(acc_s[1][2 * h], acc_s[1][2 * h + 1])));
-      // False for a row without keys so far and in this stage (-inf - -inf is NaN).
-      const bool move = (seen - row_max[h]) * scale_log2 > kDecodeRescaleSlack;
-      new_max[h] = move ? seen : row_max[h];
-      base[h] = (new_max[h] == -INFINITY ? 0.f : new_max[h]) * scale_log2;
-      grew |= move;
-    }
-    if (__any_sync(0xffffffff, grew)) {
-      CUTE_UNROLL
-      for (int h = 0; h < 2; ++h) {
-        const float rescale = exp2f(row_max[h] * scale_log2 - base[h]);
-        row_sum[h] *= rescale;
-        CUTE_UNROLL
-        for (int j = 0; j < kHeadDim / 8; ++j) {
-          acc_o[j][2 * h] *= rescale;
-          acc_o[j][2 * h + 1] *= rescale;
+      cute::cp_async_fence();
+
+      // The warp's 16 keys of the stage's K and V tiles (byte addresses).
+      const uint32_t sK =
+          sKV_addr + (it % kStages) * Traits::kStageBytes + key_warp * 16 * kStride * 2;
+      const uint32_t sV = sK + Traits::kTileElems * 2;
+      if constexpr (kQInRegisters) {
+        if (it == 0) {
+          CUTE_UNROLL
+          for (int kk = 0; kk < kHeadDim / 16; ++kk) load_q(q_frag[kk], kk);
         }
       }
-    }
-    CUTE_UNROLL
-    for (int h = 0; h < 2; ++h) {
-      row_max[h] = new_max[h];
+      // S (16 rows x this warp's 16 keys) = Q K^T: two n8 tiles of keys.
+      float acc_s[2][4] = {};
+      CUTE_UNROLL
+      for (int kk = 0; kk < kHeadDim / 16; ++kk) {
+        uint32_t a[4], bk[4];
+        if constexpr (kQInRegisters) {
+          for (int r = 0; r < 4; ++r) a[r] = q_frag[kk][r];
+        } else {
+          load_q(a, kk);
+        }
+        // The warp's 16 keys start at a row that is a multiple of 8: the swizzle is the same.
+        ldmatrix_x4<false>(
+          bk, sK + 2 * Traits::at_pair((lane / 16) * 8 + lane % 8, kk, (lane / 8) % 2));
+        mma_16816<Element>(acc_s[0], a, bk[0], bk[1]);
+        mma_16816<Element>(acc_s[1], a, bk[2], bk[3]);
+      }
+      // Softcap and masks; acc_s[n][e] is row g + 8 (e / 2), key n * 8 + 2 t + e % 2.
+      const int key0 = begin16 + (tile0 + it) * kDecodeBlockN + key_warp * 16;
       CUTE_UNROLL
       for (int n = 0; n < 2; ++n) {
         CUTE_UNROLL
-        for (int e = 2 * h; e < 2 * h + 2; ++e) {
-          acc_s[n][e] = exp2f(acc_s[n][e] * scale_log2 - base[h]);
-          row_sum[h] += acc_s[n][e];
+        for (int e = 0; e < 4; ++e) {
+          const int key = key0 + n * 8 + 2 * t + e % 2, h = e / 2;
+          float x = acc_s[n][e];
+          if constexpr (decltype(softcap)::value) {
+            x = cutlass::fast_tanh(x * softcap_prescale);
+          }
+          acc_s[n][e] = key >= row_begin[h] && key < row_end[h] ? x : -INFINITY;
         }
       }
+      // Online softmax per row; a row with no key yet keeps max -inf and weights 0. A row's
+      // base (row_max) moves only when a score passes it by more than kDecodeRescaleSlack in log2
+      // units, so that its weights stay below 2^kDecodeRescaleSlack (exact in fp32, in bf16's and
+      // fp16's range) and after a row's first keys its O and sum are seldom rescaled: a stage
+      // rescales only where some row of the warp moved (the kHeadDim / 2 multiplies a lane).
+      float new_max[2], base[2];
+      bool grew = false;
+      CUTE_UNROLL
+      for (int h = 0; h < 2; ++h) {
+        const float seen = quad_max(fmaxf(fmaxf(acc_s[0][2 * h], acc_s[0][2 * h + 1]),
+                                          fmaxf(acc_s[1][2 * h], acc_s[1][2 * h + 1])));
+        // False for a row without keys so far and in this stage (-inf - -inf is NaN).
+        const bool move = (seen - row_max[h]) * scale_log2 > kDecodeRescaleSlack;
+        new_max[h] = move ? seen : row_max[h];
+        base[h] = (new_max[h] == -INFINITY ? 0.f : new_max[h]) * scale_log2;
+        grew |= move;
+      }
+      if (__any_sync(0xffffffff, grew)) {
+        CUTE_UNROLL
+        for (int h = 0; h < 2; ++h) {
+          const float rescale = exp2f(row_max[h] * scale_log2 - base[h]);
+          row_sum[h] *= rescale;
+          CUTE_UNROLL
+          for (int j = 0; j < kHeadDim / 8; ++j) {
+            acc_o[j][2 * h] *= rescale;
+            acc_o[j][2 * h + 1] *= rescale;
+          }
+        }
+      }
+      CUTE_UNROLL
+      for (int h = 0; h < 2; ++h) {
+        row_max[h] = new_max[h];
+        CUTE_UNROLL
+        for (int n = 0; n < 2; ++n) {
+          CUTE_UNROLL
+          for (int e = 2 * h; e < 2 * h + 2; ++e) {
+            acc_s[n][e] = exp2f(acc_s[n][e] * scale_log2 - base[h]);
+            row_sum[h] += acc_s[n][e];
+          }
+        }
+      }
+      // O += P V: P's accumulators are the A fragment of the 16 keys.
+      const uint32_t a_p[4] = {pack_pair<Element>(acc_s[0][0], acc_s[0][1]),
+                               pack_pair<Element>(acc_s[0][2], acc_s[0][3]),
+                               pack_pair<Element>(acc_s[1][0], acc_s[1][1]),
+                               pack_pair<Element>(acc_s[1][2], acc_s[1][3])};
+      CUTE_UNROLL
+      for (int jj = 0; jj < kHeadDim / 16; ++jj) {
+        uint32_t bv[4];
+        ldmatrix_x4<true>(bv,
+                          sV + 2 * Traits::at_pair(((lane / 8) % 2) * 8 + lane % 8, jj, lane / 16));
+        mma_16816<Element>(acc_o[2 * jj], a_p, bv[0], bv[1]);
+        mma_16816<Element>(acc_o[2 * jj + 1], a_p, bv[2], bv[3]);
+      }
     }
-    // O += P V: P's accumulators are the A fragment of the 16 keys.
-    const uint32_t a_p[4] = {pack_pair<Element>(acc_s[0][0], acc_s[0][1]),
-                             pack_pair<Element>(acc_s[0][2], acc_s[0][3]),
-                             pack_pair<Element>(acc_s[1][0], acc_s[1][1]),
-                             pack_pair<Element>(acc_s[1][2], acc_s[1][3])};
-    CUTE_UNROLL
-    for (int jj = 0; jj < kHeadDim / 16; ++jj) {
-      uint32_t bv[4];
-      ldmatrix_x4<true>(bv,
-                        sV + 2 * Traits::at_pair(((lane / 8) % 2) * 8 + lane % 8, jj, lane / 16));
-      mma_16816<Element>(acc_o[2 * jj], a_p, bv[0], bv[1]);
-      mma_16816<Element>(acc_o[2 * jj + 1], a_p, bv[2], bv[3]);
-    }
+  };
+  if (has_softcap) {
+    key_tiles(std::true_type{});
+  } else {
+    key_tiles(std::false_type{});
   }
   cute::cp_async_wait<0>();
   __syncthreads();  // the stages are free: the warps' partials meet there
