@@ -330,10 +330,10 @@ __global__ void __launch_bounds__(DecodeTraits<kHeadDim, kMTiles>::kThreads)
   // Stage `stage` <- key tile `tile` (tokens begin16 + tile * kDecodeBlockN on), K then V: each
   // warp copies kLoadRows rows of its key slot (the slot's 16 rows split between its row
   // tiles' warps), 8 lanes a row: a lane copies rows in_slot(j), and of each the 16-byte chunks
-  // 8 i + lane % 8 (one of each group of 8), which lie 128 bytes apart in global and shared
-  // memory alike: offsets from one address a row, not 64-bit address arithmetic a piece. Rows
-  // outside [begin, end) and columns past head_dim read as zeros. Called by every thread alike
-  // (a window refill has barriers).
+  // 8 i + lane % 8 (one of each group of 8), which lie 128 bytes apart in global memory and, but
+  // in a last group of 4 (its own swizzle), in shared memory: offsets from one address a row,
+  // not 64-bit address arithmetic a piece. Rows outside [begin, end) and columns past head_dim
+  // read as zeros. Called by every thread alike (a window refill has barriers).
   constexpr int kLoadRows = kDecodeRows / kMTiles;
   constexpr int kRowsLane = kLoadRows / 4;
   constexpr int kPieces = (kChunks + 7) / 8;  // of a row, K and V each
