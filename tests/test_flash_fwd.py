@@ -165,52 +165,6 @@ def test_tiles_with_rows_past_the_sequence(head_dim, is_causal):
     check(run, reference, (q, k, v))
 
 
-@pytest.mark.usefixtures("kernels")
-@pytest.mark.parametrize("dtype", DTYPES)
-@pytest.mark.parametrize("case", ["full", "bottom_right", "window", "window_wide",
-                                  "softcap_alibi", "sinks", "varlen"])
-def test_split_first_tile(dtype, case):
-    """Head dim 64 on Hopper (three consumer warpgroups, 192-row tiles): a sequence 1 to 64 rows
-    past a multiple of 192 starts with a tile of one 64-row block, whose key blocks (96 keys) the
-    three consumers share, block i to consumer i % 3, and then join through shared memory
-    (Sm90FwdTraits::kSplitTiles). 3 to 11 key blocks, so that the shares end on different
-    consumers and some take a turn without products; masks, softcap, ALiBi and sinks in the
-    shared blocks; `window` leaves one consumer's share without a visible key for most rows
-    (its partial row max -inf); varlen packs such sequences, several split tiles a CTA, beside
-    key lengths of fewer than three blocks (not split)."""
-    require_kernel(64, dtype)
-    if case == "varlen":
-        lengths_q = [200, 1000, 40, 424, 617, 232, 1] * 6
-        lengths_k = [1000, 300, 617, 232, 40, 424, 200] * 6
-        (q,), cu_q = packed(lengths_q, 8, 64, dtype)
-        (k, v), cu_k = packed(lengths_k, 2, 64, dtype, count=2)
-
-        def run(q, k, v):
-            return flash_ext.flash_attn_varlen_func(q, k, v, cu_q, cu_k, max(lengths_q),
-                                                    max(lengths_k), return_attn_probs=True)[:2]
-
-        check(run, functools.partial(attention_varlen_ref, cu_seqlens_q=cu_q, cu_seqlens_k=cu_k),
-              (q, k, v))
-        return
-    seqlen_q, seqlen_k = {"bottom_right": (50, 1000), "window": (40, 1000),
-                          "sinks": (40, 700)}.get(case, (232, 1000))
-    inputs = qkv(2, 8, 2, seqlen_q, seqlen_k, 64, dtype)
-    if case == "full":
-        check(*flash_style(), inputs)
-    elif case == "bottom_right":
-        check(*flash_style(causal=True), inputs)
-    elif case == "window":  # rows 4.. see no key of block 8, consumer 0's first
-        check(*flash_style(window_size=(100, 0)), inputs)
-    elif case == "window_wide":
-        check(*flash_style(window_size=(300, 200)), inputs)
-    elif case == "softcap_alibi":
-        slopes = torch.rand(8, device="cuda") * 0.1
-        check(*flash_style(softcap=30.0, alibi_slopes=slopes), inputs)
-    else:
-        sinks = torch.randn(8, device="cuda") * 3
-        check(*sdpa_style(sinks=sinks), inputs)
-
-
 @pytest.mark.parametrize("shape_q, shape_kv", [((0, 4, 8, 64), (0, 4, 8, 64)),
                                                ((2, 4, 0, 64), (2, 4, 8, 64)),
                                                ((2, 4, 8, 64), (2, 4, 0, 64))])

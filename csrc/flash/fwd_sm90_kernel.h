@@ -63,14 +63,6 @@ struct Sm90FwdTraits {
   // O rescaled lazily (OnlineSoftmax's kLazy) where it is 64 or more columns a thread: H100
   // A/B, +1.5-3% at D = 128; at D = 64 (32 a thread) 0 to -6% (causal), so not there.
   static constexpr bool kLazyRescale = kHeadDimV >= 128;
-  // Three-consumer kernels: a tile where one consumer alone has rows in the sequence (a
-  // sequence's first tile, when it is 1 to 64 rows past a multiple of 192: Sm90FwdTile::
-  // lead_rows) is split along its key blocks over all the consumers, which join their rows
-  // through shared memory: kSplitSlots floats a thread (O's accumulators, then each row's max
-  // and partial sum). The tile took 0.58x a whole tile's time with one consumer working
-  // (benchmarks/NOTES.md, 2026-11-27): one tile of six a head at S = 1k.
-  static constexpr bool kSplitTiles = kConsumers > 2;
-  static constexpr int kSplitSlots = kHeadDimV / 2 + 4;
   static_assert(kHeadDim % 64 == 0 && kHeadDimV % 64 == 0 && kBlockN % 16 == 0);
   static_assert(kBlockM >= kSm90FwdBlockM);  // fwd_wants_tile_counter counts 128-row tiles
 
@@ -115,10 +107,6 @@ struct Sm90FwdTraits {
     // Dynamic tiles: the units the producer took, in a ring of two, for the consumers.
     int unit[2];
     uint64_t unit_full[2], unit_empty[2];
-    // A split tile's rows from the consumers other than their own (kSplitTiles): full once
-    // they are stored, empty once read.
-    alignas(16) float split[kSplitTiles ? (kConsumers - 1) * kSplitSlots * 128 : 1];
-    uint64_t split_full, split_empty;
   };
   // Q's buffers: two where O has its own and shared memory allows (head dims 64 and 128), so
   // that the producer loads the next tile's Q while this tile runs; with one, the next Q's load
@@ -287,8 +275,6 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
       Barrier::init(&smem.unit_full[s], 1);
       Barrier::init(&smem.unit_empty[s], kConsumerWarps);
     }
-    Barrier::init(&smem.split_full, 128 * (Traits::kConsumers - 1));
-    Barrier::init(&smem.split_empty, 128);
     cutlass::arch::fence_barrier_init();
   }
   __syncthreads();
@@ -408,7 +394,7 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
   // the one before has issued its last ones of this tile (its epilogue under the others'
   // GEMMs). A turn's barrier: the 128 threads that wait and the 128 that passed it.
   if (wg == Traits::kConsumers - 1) NamedBarrier::arrive(256, next_turn);
-  int tile_count = 0, block_count = 0, taken = 0, split_count = 0;
+  int tile_count = 0, block_count = 0, taken = 0;
   auto next_unit = [&]() {  // the producer's next_unit, read back
     if (params.tile_counter == nullptr) return int(blockIdx.x + ++taken * gridDim.x);
     const int slot = taken % 2;
@@ -428,13 +414,7 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
     const int m0 = t.m0, m_end = t.m_end;
     const int num_masked = t.order.num_masked, num_blocks = t.order.num_blocks;
     const float sink = params.sinks != nullptr ? params.sinks[bidh] : -INFINITY;
-    // A split tile (kSplitTiles): its one row block in the sequence, of at least a key block
-    // for each consumer; every consumer computes those rows.
-    const int first_rows = (t.m_first - m0) / 64;
-    const bool split = Traits::kSplitTiles && first_rows == (m_end - 1 - m0) / 64 &&
-                       num_blocks >= Traits::kConsumers;
-    const int row_block = split ? first_rows : wg;  // the consumer's rows in the tile
-    const int warp_row0 = m0 + 64 * row_block + (warp % 4) * 16 + lane / 4;
+    const int warp_row0 = m0 + 64 * wg + (warp % 4) * 16 + lane / 4;
     auto row_of = [&](int r) { return warp_row0 + (r % 2) * 8; };
     // A consumer whose 64 rows all lie outside the sequence (before it in a sequence's first
     // tile, Tile::lead_rows, or past it in short varlen sequences) runs none of the tile's
@@ -442,8 +422,8 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
     // others' barriers count as before. Three-consumer kernels only: in a two-consumer one the
     // branch cost 1.5-2.5% at S = 1k and 4k where no tile has such rows (the causal D = 64
     // kernel when it had two, benchmarks/NOTES.md).
-    const bool idle = Traits::kConsumers > 2 && !split &&
-                      (m0 + 64 * wg < 0 || m0 + 64 * wg >= t.seq.seqlen_q);
+    const bool idle =
+        Traits::kConsumers > 2 && (m0 + 64 * wg < 0 || m0 + 64 * wg >= t.seq.seqlen_q);
 
     Tensor acc_o = partition_fragment_C(mma_o, Shape<_64, Int<kHeadDimV>>{});  // (MMA, 1, 1)
     Tensor acc_o_rc = make_tensor(acc_o.data(), gmma_acc_rowcol_layout(acc_o.layout()));  // (rows, cols)
@@ -452,11 +432,6 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
     clear(acc_o);
     const int qs = tile_count % kQStages;
     Barrier::wait(&smem.q_full[qs], (tile_count / kQStages) & 1);
-    // Q's descriptors for the consumer's rows (another consumer's in a split tile).
-    using QTile = typename Traits::SmemLayoutQTile;
-    const int q_shift = (int(QTile{}(make_coord(64 * row_block, 0))) -
-                         int(QTile{}(make_coord(64 * wg, 0)))) * int(sizeof(Element)) / 16;
-    Tensor tSrQ_t = make_tensor(tSrQ(_, _, _, qs).data() + q_shift, tSrQ(_, _, _, qs).layout());
     auto stage_of = [&](int i) { return (block_count + i) % kStages; };
     auto phase_of = [&](int i) { return uint32_t((block_count + i) / kStages) & 1; };
 
@@ -498,7 +473,7 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
             for (int j = 0; j < size(acc_s); ++j) acc_s(j) = cutlass::fast_tanh(acc_s(j) * softcap_prescale);
           }
           const int n0 = t.order.at(i) * kBlockN;
-          const int own = m0 + 64 * row_block;  // the first row, maybe before the sequence
+          const int own = m0 + 64 * wg;  // the consumer's first row, maybe before the sequence
           t.mask.apply(s, row_of, n0, quad_lane,
                        t.mask.template block_needs_mask<kBlockN>(n0, max(own, t.m_first),
                                                                  min(own + 64, m_end)));
@@ -512,173 +487,71 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
         warpgroup_fence_operand(tOrP);
       };
 
-      // A split tile: consumer wg takes key blocks wg, wg + kConsumers, ..., each block's
-      // products waited for within it (a V buffer held from one of its blocks to its next would
-      // hold up the producer, whose ring has two). It still waits for and frees every block's
-      // buffers in order, as all the consumers do, so that each stays within a phase of every
-      // barrier; the turns go round once a block, and a consumer short of the last round takes
-      // one without products. The others hand the row block's consumer their rows (O, each
-      // row's max and this thread's partial sum: a thread holds the same elements in each) and
-      // end the tile (false); it joins them into its own (true).
-      auto split_tile = [&]() __attribute__((always_inline)) {
-        int next_k = 0, next_v = 0;  // the first blocks whose K / V this consumer has not freed
-        auto free_until = [&](int end, int& next, uint64_t* full, uint64_t* empty) {
-          for (; next < end; ++next) {
-            Barrier::wait(&full[stage_of(next)], phase_of(next));
-            release(&empty[stage_of(next)]);
-          }
-        };
-        auto block = [&](int i, auto first) __attribute__((always_inline)) {
-          const int stage = stage_of(i);
-          free_until(i, next_k, smem.k_full, smem.k_empty);
-          Barrier::wait(&smem.k_full[stage], phase_of(i));
-          NamedBarrier::sync(256, my_turn);
-          gmma_issue<true>(mma_s, tSrQ_t, tSrK(_, _, _, stage), acc_s);
-          pass_turn();
-          warpgroup_wait<0>();
-          gmma_done(acc_s);
-          release(&smem.k_empty[stage]);
-          next_k = i + 1;
-          scores(i, std::true_type{});
-          softmax.template update<decltype(first)::value>(s, scale_log2, [&](int r, float c) {
-            CUTE_UNROLL
-            for (int j = 0; j < size<1>(acc_o_rc); ++j) acc_o_rc(r, j) *= c;
-          });
-          to_p();
-          free_until(i, next_v, smem.v_full, smem.v_empty);
-          Barrier::wait(&smem.v_full[stage], phase_of(i));
-          gmma_issue<false>(mma_o, tOrP, tOrV(_, _, _, stage), acc_o);
-          warpgroup_wait<0>();
-          gmma_done(acc_o);
-          release(&smem.v_empty[stage]);
-          next_v = i + 1;
-        };
-        constexpr int kConsumers = Traits::kConsumers;
-        block(wg, std::true_type{});
-        for (int i = wg + kConsumers; i < num_blocks; i += kConsumers) block(i, std::false_type{});
-        free_until(num_blocks, next_k, smem.k_full, smem.k_empty);
-        free_until(num_blocks, next_v, smem.v_full, smem.v_empty);
-        if (num_blocks % kConsumers != 0 && wg >= num_blocks % kConsumers) {
-          NamedBarrier::sync(256, my_turn);
-          pass_turn();
-        }
-        if constexpr (Traits::kSeparateO) release(&smem.q_empty[qs]);  // every S product is done
+      // The tile's first steps (its last key blocks, right of the diagonal) can lie past every
+      // key this consumer's rows see (the first rows of a 192-row tile under a causal mask):
+      // it passes those blocks on and starts at block i0 (never past the last block, so that
+      // rows seeing no key end as they do without this).
+      int i0 = 0;
+      if constexpr (Traits::kConsumers > 2) {
+        const int own_end = t.mask.template n_block_end<kBlockN>(min(m0 + 64 * wg + 64, m_end));
+        i0 = min(min(max(0, t.order.n_end - own_end), t.order.num_right), num_blocks - 1);
+        for (int i = 0; i < i0; ++i) pass_block(i);
+      }
 
-        constexpr int kCols = decltype(size<1>(acc_o_rc))::value;
-        constexpr int kMax = kRows * kCols, kSum = kMax + kRows;  // slots after O's
-        static_assert(kSum + kRows <= Traits::kSplitSlots);
-        float* split_rows = smem.split + wtidx;  // slot j of consumer w: [(w kSplitSlots + j) 128]
-        if (wg != row_block) {
-          Barrier::wait(&smem.split_empty, (split_count & 1) ^ 1);
-          float* mine = split_rows + (wg < row_block ? wg : wg - 1) * Traits::kSplitSlots * 128;
-          CUTE_UNROLL
-          for (int r = 0; r < kRows; ++r) {
-            CUTE_UNROLL
-            for (int c = 0; c < kCols; ++c) mine[(r * kCols + c) * 128] = acc_o_rc(r, c);
-            mine[(kMax + r) * 128] = softmax.row_max[r];
-            mine[(kSum + r) * 128] = softmax.row_sum[r];
-          }
-          Barrier::arrive(&smem.split_full);
-          ++split_count;
-          return false;
-        }
-        Barrier::wait(&smem.split_full, split_count & 1);
-        CUTE_UNROLL
-        for (int w = 0; w < kConsumers - 1; ++w) {
-          const float* theirs = split_rows + w * Traits::kSplitSlots * 128;
-          CUTE_UNROLL
-          for (int r = 0; r < kRows; ++r) {
-            const float max = theirs[(kMax + r) * 128];
-            const float joined = fmaxf(softmax.row_max[r], max);
-            const float base = joined == -INFINITY ? 0.f : joined;  // rows without a key yet
-            const float own = exp2f(softmax.row_max[r] - base), other = exp2f(max - base);
-            softmax.row_max[r] = joined;
-            softmax.row_sum[r] = softmax.row_sum[r] * own + theirs[(kSum + r) * 128] * other;
-            CUTE_UNROLL
-            for (int c = 0; c < kCols; ++c) {
-              acc_o_rc(r, c) = acc_o_rc(r, c) * own + theirs[(r * kCols + c) * 128] * other;
-            }
-          }
-        }
-        Barrier::arrive(&smem.split_empty);
-        ++split_count;
-        return true;
-      };
+      // Block i0: S alone, then its softmax.
+      Barrier::wait(&smem.k_full[stage_of(i0)], phase_of(i0));
+      NamedBarrier::sync(256, my_turn);
+      gmma_issue<true>(mma_s, tSrQ(_, _, _, qs), tSrK(_, _, _, stage_of(i0)), acc_s);
+      pass_turn();
+      warpgroup_wait<0>();
+      gmma_done(acc_s);
+      release(&smem.k_empty[stage_of(i0)]);
+      scores(i0, std::true_type{});
+      softmax.template update<true>(s, scale_log2, [](int, float) {});
+      to_p();
 
-      if (split) {
-        if (!split_tile()) {
-          ++tile_count;
-          block_count += num_blocks;
-          return;
-        }
-      } else {
-        // The tile's first steps (its last key blocks, right of the diagonal) can lie past every
-        // key this consumer's rows see (the first rows of a 192-row tile under a causal mask):
-        // it passes those blocks on and starts at block i0 (never past the last block, so that
-        // rows seeing no key end as they do without this).
-        int i0 = 0;
-        if constexpr (Traits::kConsumers > 2) {
-          const int own_end =
-              t.mask.template n_block_end<kBlockN>(min(m0 + 64 * row_block + 64, m_end));
-          i0 = min(min(max(0, t.order.n_end - own_end), t.order.num_right), num_blocks - 1);
-          for (int i = 0; i < i0; ++i) pass_block(i);
-        }
-
-        // Block i0: S alone, then its softmax.
-        Barrier::wait(&smem.k_full[stage_of(i0)], phase_of(i0));
+      // Block i: S_i = Q K_i^T and O += P_{i-1} V_{i-1} in flight together; the softmax of S_i
+      // runs while the P V product finishes, and O is rescaled once it has.
+      auto step = [&](int i, auto is_masked) __attribute__((always_inline)) {
+        const int stage = stage_of(i), prev = stage_of(i - 1);
+        Barrier::wait(&smem.k_full[stage], phase_of(i));
         NamedBarrier::sync(256, my_turn);
-        gmma_issue<true>(mma_s, tSrQ_t, tSrK(_, _, _, stage_of(i0)), acc_s);
+        gmma_issue<true>(mma_s, tSrQ(_, _, _, qs), tSrK(_, _, _, stage), acc_s);
+        Barrier::wait(&smem.v_full[prev], phase_of(i - 1));
+        gmma_issue<false>(mma_o, tOrP, tOrV(_, _, _, prev), acc_o);
         pass_turn();
-        warpgroup_wait<0>();
+        warpgroup_wait<1>();
         gmma_done(acc_s);
-        release(&smem.k_empty[stage_of(i0)]);
-        scores(i0, std::true_type{});
-        softmax.template update<true>(s, scale_log2, [](int, float) {});
-        to_p();
-
-        // Block i: S_i = Q K_i^T and O += P_{i-1} V_{i-1} in flight together; the softmax of S_i
-        // runs while the P V product finishes, and O is rescaled once it has.
-        auto step = [&](int i, auto is_masked) __attribute__((always_inline)) {
-          const int stage = stage_of(i), prev = stage_of(i - 1);
-          Barrier::wait(&smem.k_full[stage], phase_of(i));
-          NamedBarrier::sync(256, my_turn);
-          gmma_issue<true>(mma_s, tSrQ_t, tSrK(_, _, _, stage), acc_s);
-          Barrier::wait(&smem.v_full[prev], phase_of(i - 1));
-          gmma_issue<false>(mma_o, tOrP, tOrV(_, _, _, prev), acc_o);
-          pass_turn();
-          warpgroup_wait<1>();
-          gmma_done(acc_s);
-          release(&smem.k_empty[stage]);
-          scores(i, is_masked);
-          const bool moved = softmax.template update<false, Traits::kLazyRescale>(
-              s, scale_log2, [&](int r, float c) { correction[r] = c; });
-          warpgroup_wait<0>();
-          gmma_done(acc_o);
-          release(&smem.v_empty[prev]);
-          // Lazily, O is rescaled only where a row of the warp took a new max (most blocks of a
-          // long row take none): a branch of the warp around 64 or more multiplies a thread.
-          if (!Traits::kLazyRescale || __any_sync(0xffffffffu, moved)) {
-            CUTE_UNROLL
-            for (int r = 0; r < kRows; ++r) {
-              CUTE_UNROLL
-              for (int c = 0; c < size<1>(acc_o_rc); ++c) acc_o_rc(r, c) *= correction[r];
-            }
-          }
-          to_p();
-        };
-        int i = i0 + 1;
-        for (; i < num_masked; ++i) step(i, std::true_type{});
-        for (; i < num_blocks; ++i) step(i, std::false_type{});
-        if constexpr (Traits::kSeparateO) release(&smem.q_empty[qs]);  // every S product is done
-
-        const int last = stage_of(num_blocks - 1);
-        Barrier::wait(&smem.v_full[last], phase_of(num_blocks - 1));
-        gmma_issue<false>(mma_o, tOrP, tOrV(_, _, _, last), acc_o);
+        release(&smem.k_empty[stage]);
+        scores(i, is_masked);
+        const bool moved = softmax.template update<false, Traits::kLazyRescale>(
+            s, scale_log2, [&](int r, float c) { correction[r] = c; });
         warpgroup_wait<0>();
         gmma_done(acc_o);
-        release(&smem.v_empty[last]);
+        release(&smem.v_empty[prev]);
+        // Lazily, O is rescaled only where a row of the warp took a new max (most blocks of a
+        // long row take none): a branch of the warp around 64 or more multiplies a thread.
+        if (!Traits::kLazyRescale || __any_sync(0xffffffffu, moved)) {
+          CUTE_UNROLL
+          for (int r = 0; r < kRows; ++r) {
+            CUTE_UNROLL
+            for (int c = 0; c < size<1>(acc_o_rc); ++c) acc_o_rc(r, c) *= correction[r];
+          }
+        }
+        to_p();
+      };
+      int i = i0 + 1;
+      for (; i < num_masked; ++i) step(i, std::true_type{});
+      for (; i < num_blocks; ++i) step(i, std::false_type{});
+      if constexpr (Traits::kSeparateO) release(&smem.q_empty[qs]);  // every S product is done
 
-      }
+      const int last = stage_of(num_blocks - 1);
+      Barrier::wait(&smem.v_full[last], phase_of(num_blocks - 1));
+      gmma_issue<false>(mma_o, tOrP, tOrV(_, _, _, last), acc_o);
+      warpgroup_wait<0>();
+      gmma_done(acc_o);
+      release(&smem.v_empty[last]);
+
       softmax.finalize(acc_o_rc, 1.f, lse, sink);
     } else {
       if constexpr (Traits::kSeparateO) release(&smem.q_empty[qs]);

@@ -41,14 +41,6 @@ __forceinline__ __device__ void fence_async_proxy() {
   asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
 }
 
-// `count` arrivals at an mbarrier in shared memory, by this thread (release semantics: its
-// earlier memory accesses are ordered before them).
-__forceinline__ __device__ void mbarrier_arrive(const uint64_t* bar, uint32_t count) {
-  const unsigned addr = static_cast<unsigned>(__cvta_generic_to_shared(bar));
-  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0], %1;\n" ::"r"(addr), "r"(count)
-               : "memory");
-}
-
 // Stores two floats at `addr`, a shared memory address (an st.shared: a generic store through a
 // pointer the compiler cannot place in shared memory costs more, and fences wait longer for it).
 __forceinline__ __device__ void store_shared_f32x2(uint32_t addr, float a, float b) {
