@@ -200,8 +200,7 @@ template <typename Traits, bool kCausal>
 struct Sm90FwdTile {
   static constexpr int kBlockM = Traits::kBlockM, kBlockN = Traits::kBlockN;
   SeqLen seq;
-  // The tile's rows [m0, m0 + kBlockM): those of [m_first, m_end) are in the sequence and its
-  // own (pair_first's second tile leaves its first 64 rows to the first tile).
+  // The tile's rows [m0, m0 + kBlockM): those of [m_first, m_end) are in the sequence.
   int m0, m_first, m_end;
   float softmax_scale;
   Mask<kCausal> mask;
@@ -209,9 +208,8 @@ struct Sm90FwdTile {
 
   __device__ __forceinline__ Sm90FwdTile(const FwdParams& p, int m_block, int h, int b)
       : seq(p, b),
-        m0(m_block * kBlockM - lead_rows(seq.seqlen_q) +
-           (m_block == 0 && pair_first(seq.seqlen_q) ? 64 : 0)),
-        m_first(m_block == 1 && pair_first(seq.seqlen_q) ? m0 + 64 : max(m0, 0)),
+        m0(m_block * kBlockM - lead_rows(seq.seqlen_q)),
+        m_first(max(m0, 0)),
         m_end(min(m0 + kBlockM, seq.seqlen_q)),
         softmax_scale(p.softcap > 0.f ? p.softcap : p.scale),
         mask(fwd_mask<kCausal>(p, seq, b, h, softmax_scale)),
@@ -228,15 +226,6 @@ struct Sm90FwdTile {
     } else {
       return 0;
     }
-  }
-
-  // Without a causal mask, where a sequence is 1 to 64 rows past a multiple of 192, its first two
-  // tiles take two row blocks each (rows 0-127: the first starts 64 rows before row 0; 128-255:
-  // the second's first consumer, on the first's rows, idle) instead of one and three: a tile with
-  // one consumer working took 0.58x a whole one's time (S = 1k: one tile of six a head).
-  // Causal calls keep the one-block tile, which sees the fewest keys (one block at most).
-  static __device__ __forceinline__ bool pair_first(int seqlen_q) {
-    return !kCausal && lead_rows(seqlen_q) == 128;
   }
 
   __device__ __forceinline__ bool empty_rows() const { return m0 >= seq.seqlen_q; }  // varlen
@@ -427,15 +416,14 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
     const float sink = params.sinks != nullptr ? params.sinks[bidh] : -INFINITY;
     const int warp_row0 = m0 + 64 * wg + (warp % 4) * 16 + lane / 4;
     auto row_of = [&](int r) { return warp_row0 + (r % 2) * 8; };
-    // A consumer whose 64 rows all lie outside the tile's rows in the sequence (before it in a
-    // sequence's first tile, Tile::lead_rows; the first tile's in pair_first's second; past it
-    // in short varlen sequences) runs none of the tile's products; it takes its turns and frees
-    // the buffers in the same order, so that the others' barriers count as before.
-    // Three-consumer kernels only: in a two-consumer one the branch cost 1.5-2.5% at S = 1k and
-    // 4k where no tile has such rows (the causal D = 64 kernel when it had two,
-    // benchmarks/NOTES.md).
+    // A consumer whose 64 rows all lie outside the sequence (before it in a sequence's first
+    // tile, Tile::lead_rows, or past it in short varlen sequences) runs none of the tile's
+    // products; it takes its turns and frees the buffers in the same order, so that the
+    // others' barriers count as before. Three-consumer kernels only: in a two-consumer one the
+    // branch cost 1.5-2.5% at S = 1k and 4k where no tile has such rows (the causal D = 64
+    // kernel when it had two, benchmarks/NOTES.md).
     const bool idle =
-        Traits::kConsumers > 2 && (m0 + 64 * wg < t.m_first || m0 + 64 * wg >= t.seq.seqlen_q);
+        Traits::kConsumers > 2 && (m0 + 64 * wg < 0 || m0 + 64 * wg >= t.seq.seqlen_q);
 
     Tensor acc_o = partition_fragment_C(mma_o, Shape<_64, Int<kHeadDimV>>{});  // (MMA, 1, 1)
     Tensor acc_o_rc = make_tensor(acc_o.data(), gmma_acc_rowcol_layout(acc_o.layout()));  // (rows, cols)
