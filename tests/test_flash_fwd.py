@@ -165,6 +165,46 @@ def test_tiles_with_rows_past_the_sequence(head_dim, is_causal):
     check(run, reference, (q, k, v))
 
 
+@pytest.mark.usefixtures("kernels")
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("case", ["full", "window", "softcap_alibi", "sinks", "bottom_right",
+                                  "varlen"])
+def test_first_tiles_of_sequences_past_192(dtype, case):
+    """Head dim 64 on Hopper (three consumer warpgroups, 192-row tiles) with a sequence 1 to 64
+    rows past a multiple of 192: its first tile starts 128 rows before row 0, one consumer
+    working (Sm90FwdTile::lead_rows). Sq != Sk, masks, softcap, ALiBi and sinks in that tile
+    (a window where its first rows see no key of the first blocks), bottom-right causal with
+    few rows, and varlen sequences of such lengths (1 to 1000 rows, several of these tiles a
+    CTA) beside key lengths of one to eleven blocks."""
+    require_kernel(64, dtype)
+    if case == "varlen":
+        lengths_q = [200, 1000, 40, 424, 617, 232, 1, 385] * 6
+        lengths_k = [1000, 300, 617, 232, 40, 424, 200, 90] * 6
+        (q,), cu_q = packed(lengths_q, 8, 64, dtype)
+        (k, v), cu_k = packed(lengths_k, 2, 64, dtype, count=2)
+
+        def run(q, k, v):
+            return flash_ext.flash_attn_varlen_func(q, k, v, cu_q, cu_k, max(lengths_q),
+                                                    max(lengths_k), return_attn_probs=True)[:2]
+
+        check(run, functools.partial(attention_varlen_ref, cu_seqlens_q=cu_q, cu_seqlens_k=cu_k),
+              (q, k, v))
+        return
+    seqlen_q = 50 if case == "bottom_right" else 232
+    inputs = qkv(2, 8, 2, seqlen_q, 1000, 64, dtype)
+    if case == "full":
+        check(*flash_style(), inputs)
+    elif case == "window":
+        check(*flash_style(window_size=(100, 0)), inputs)
+    elif case == "softcap_alibi":
+        slopes = torch.rand(8, device="cuda") * 0.1
+        check(*flash_style(softcap=30.0, alibi_slopes=slopes), inputs)
+    elif case == "sinks":
+        check(*sdpa_style(sinks=torch.randn(8, device="cuda") * 3), inputs)
+    else:
+        check(*flash_style(causal=True), inputs)
+
+
 @pytest.mark.parametrize("shape_q, shape_kv", [((0, 4, 8, 64), (0, 4, 8, 64)),
                                                ((2, 4, 0, 64), (2, 4, 8, 64)),
                                                ((2, 4, 8, 64), (2, 4, 0, 64))])
