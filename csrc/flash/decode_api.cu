@@ -63,17 +63,14 @@ int decode_num_splits(const DecodeParams& p, int64_t requested) {
   const int64_t tiles = (int64_t(p.seqlen_k) + kDecodeBlockN - 1) / kDecodeBlockN;
   const int64_t most = std::clamp<int64_t>(tiles, 1, 256);
   if (requested > 0) return static_cast<int>(std::min(requested, most));
-  int rows = kDecodeRows, per_sm = 1;
+  int rows = kDecodeRows;
   with_decode_variant(p, [&](auto, auto dim) {
     with_m_tiles(p, [&](auto m_tiles) {
-      using Traits = DecodeTraits<decltype(dim)::value, decltype(m_tiles)::value>;
-      rows = Traits::kRows;
-      per_sm = Traits::kCtasPerSm;
+      rows = DecodeTraits<decltype(dim)::value, decltype(m_tiles)::value>::kRows;
     });
   });
   const int64_t ctas = std::max<int64_t>(1, decode_ctas(p, rows));
-  return static_cast<int>(
-      std::clamp<int64_t>(int64_t(std::max(p.num_sms, 1)) * per_sm / ctas, 1, most));
+  return static_cast<int>(std::clamp<int64_t>(std::max(p.num_sms, 1) / ctas, 1, most));
 }
 
 int decode_slices(const DecodeParams& p) { return p.num_splits > 1 ? p.num_splits : 0; }

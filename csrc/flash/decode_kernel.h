@@ -70,14 +70,9 @@ struct DecodeTraits {
   }
   static constexpr int kTileElems = kDecodeBlockN * kStride;
   static constexpr int kStageBytes = 2 * kTileElems * 2;  // K and V
-  // CTAs an SM: two row tiles take two up to D = 128 (128 registers a thread, Q's fragments
-  // read from shared memory every stage), so that one CTA's start and end run while the other
-  // reads.
-  static constexpr int kCtasPerSm = kMTiles == 2 && kHeadDim <= 128 ? 2 : 1;
   // As many stages as fit in ~106 KB for one row tile (three at D = 128: deeper rings in one
-  // CTA read slower, benchmarks/NOTES.md), ~200 KB for two at one CTA an SM, ~100 KB at two;
-  // at least double buffering.
-  static constexpr int kBudget = (kMTiles == 1 ? 108 : kCtasPerSm == 2 ? 100 : 200) * 1024;
+  // CTA read slower, benchmarks/NOTES.md), ~200 KB for two; at least double buffering.
+  static constexpr int kBudget = (kMTiles == 1 ? 108 : 200) * 1024;
   static constexpr int kStages = kBudget / kStageBytes > 2 ? kBudget / kStageBytes : 2;
   static constexpr int kSmemBytes =
       (kRows * kStride + kStages * 2 * kTileElems) * 2 + kDecodeTableWindow * 4;
@@ -87,7 +82,7 @@ struct DecodeTraits {
   static_assert((kWarps * 2 * kDecodeRows + kWarps * kDecodeRows * kOutStride) * 4 +
                     kRows * (sizeof(int64_t) + sizeof(float)) <=
                 kStages * kStageBytes);
-  static_assert(kSmemBytes * kCtasPerSm <= 227 * 1024 - (kCtasPerSm - 1) * 1024);
+  static_assert(kSmemBytes <= 227 * 1024);
 };
 
 // The divisions of the kernel's index math by values fixed for a call, prepared on the host: a
@@ -232,8 +227,7 @@ __device__ __forceinline__ float quad_sum(float x) {
 
 // Grid: (batch x kv heads x row blocks (fastest), splits); Traits::kThreads threads.
 template <typename Element, int kHeadDim, int kMTiles>
-__global__ void __launch_bounds__(DecodeTraits<kHeadDim, kMTiles>::kThreads,
-                                  DecodeTraits<kHeadDim, kMTiles>::kCtasPerSm)
+__global__ void __launch_bounds__(DecodeTraits<kHeadDim, kMTiles>::kThreads)
     decode_kernel(__grid_constant__ const DecodeParams p,
                   __grid_constant__ const DecodeDivisors d) {
   using Traits = DecodeTraits<kHeadDim, kMTiles>;
@@ -433,7 +427,7 @@ __global__ void __launch_bounds__(DecodeTraits<kHeadDim, kMTiles>::kThreads,
     ldmatrix_x4<false>(
         a, sQ_addr + 2 * Traits::at_pair(m_tile * kDecodeRows + lane % 16, kk, lane / 16));
   };
-  constexpr bool kQInRegisters = kHeadDim <= 128 && Traits::kCtasPerSm == 1;
+  constexpr bool kQInRegisters = kHeadDim <= 128;
   uint32_t q_frag[kQInRegisters ? kHeadDim / 16 : 1][4];
   // The key tiles; the loop is compiled twice, with and without softcap, so that a call
   // without it does not issue the softcap's multiplies and tanh (predicated off: 16
