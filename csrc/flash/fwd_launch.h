@@ -44,7 +44,7 @@ FLASH_FWD_CONFIG(256, 128, 64, 8, 64, 64, 4, 64, 64, 4)
 // third's products run.
 template <int kHeadDim, typename Element, bool kCausal>
 using Sm90FwdConfig = std::conditional_t<
-    kHeadDim == 64, Sm90FwdTraits<64, 128, 2, Element, 64, 3, true>,
+    kHeadDim == 64, Sm90FwdTraits<64, 96, 2, Element, 64, 3>,
     std::conditional_t<kHeadDim == 128, Sm90FwdTraits<128, 128, 2, Element>,
                        std::conditional_t<kHeadDim == 256, Sm90FwdTraits<256, 64, 2, Element>,
                                           void>>>;
