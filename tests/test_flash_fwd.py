@@ -205,6 +205,25 @@ def test_first_tiles_of_sequences_past_192(dtype, case):
         check(*flash_style(causal=True), inputs)
 
 
+@pytest.mark.usefixtures("kernels")
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("head_dim", [64, 128])
+@pytest.mark.parametrize("case", ["top_left", "bottom_right", "window"])
+def test_causal_grid_tail_of_single_blocks(dtype, head_dim, case):
+    """A causal grid of more block pairs than SMs (96 heads of 1200 rows: 384 pairs of 192-row
+    blocks at head dim 64, 480 of 128 at 128): the last heads go as single blocks, heaviest
+    first, after the others' pairs (Sm90FwdTiles' tail), so that every head's blocks, of both
+    kinds, must come out right; Sq < Sk under bottom-right alignment, and a window."""
+    seqlen_q = 1000 if case == "bottom_right" else 1200
+    inputs = qkv(4, 24, 6, seqlen_q, 1200, head_dim, dtype)
+    if case == "top_left":
+        check(*sdpa_style(is_causal=True), inputs)
+    elif case == "bottom_right":
+        check(*flash_style(causal=True), inputs)
+    else:
+        check(*flash_style(causal=True, window_size=(300, 0)), inputs)
+
+
 @pytest.mark.parametrize("shape_q, shape_kv", [((0, 4, 8, 64), (0, 4, 8, 64)),
                                                ((2, 4, 0, 64), (2, 4, 8, 64)),
                                                ((2, 4, 8, 64), (2, 4, 0, 64))])

@@ -22,15 +22,29 @@ inline constexpr int kSm90FwdBlockM = 128;
 // next_unit(): blockIdx.x + k gridDim.x (static), or taken from params.tile_counter (dynamic),
 // so that CTAs that start late, their SMs held by another stream's kernel (NCCL's beside ring
 // attention, FSDP's), take fewer units instead of ending the grid late.
+// With a causal mask and more pairs than SMs, the grid's last heads (about kTailWaves waves of
+// pairs) go as single blocks instead, every such head's heaviest block first, then the next
+// heaviest, down to the lightest: the pairs, all of one size, left the last wave's CTAs idle
+// for up to a whole pair while others ran theirs (16k tokens of one head: 10.4 waves of pairs,
+// the last 42% full), where blocks of falling size fill that wave's gaps.
 template <int kBlockM, bool kCausal>
 struct Sm90FwdTiles {
-  int heads, num_m, per_head, units;
+  static constexpr int kTailWaves = 2;
+  int heads, num_m, per_head, tail_heads, paired_units, units;
 
   __host__ __device__ explicit Sm90FwdTiles(const FwdParams& p)
       : heads(p.heads_q),
         num_m((p.seqlen_q + kBlockM - 1) / kBlockM),
         per_head(kCausal ? (num_m + 1) / 2 : num_m),
-        units(p.batch * p.heads_q * per_head) {}
+        tail_heads(tail_heads_of(p.batch * p.heads_q, per_head, p.num_sms)),
+        paired_units((p.batch * p.heads_q - tail_heads) * per_head),
+        units(paired_units + tail_heads * num_m) {}
+
+  static __host__ __device__ int tail_heads_of(int bh, int per_head, int num_sms) {
+    if (!kCausal || bh * per_head <= num_sms) return 0;
+    const int wanted = (kTailWaves * num_sms + per_head - 1) / per_head;
+    return wanted < bh ? wanted : bh;
+  }
 
   // fn(m_block, head, batch) for each tile of this CTA, in order. One call site, so that fn
   // (the whole tile's code) is inlined once.
@@ -39,9 +53,20 @@ struct Sm90FwdTiles {
     bool second = false;  // causal: the light block of the unit's pair
 #pragma unroll 1
     for (int u = blockIdx.x; u < units;) {
-      const int bh = u / per_head, j = u % per_head;
-      fn(kCausal && !second ? num_m - 1 - j : j, bh % heads, bh / heads);
-      second = kCausal && !second && j != num_m - 1 - j;
+      int m_block, bh;
+      bool next_second = false;
+      if (u < paired_units) {
+        bh = u / per_head;
+        const int j = u % per_head;
+        m_block = kCausal && !second ? num_m - 1 - j : j;
+        next_second = kCausal && !second && j != num_m - 1 - j;
+      } else {  // the tail's single blocks
+        const int v = u - paired_units;
+        bh = paired_units / per_head + v % tail_heads;
+        m_block = num_m - 1 - v / tail_heads;
+      }
+      fn(m_block, bh % heads, bh / heads);
+      second = next_second;
       if (!second) u = next_unit();
     }
   }
