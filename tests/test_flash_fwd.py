@@ -207,6 +207,21 @@ def test_first_tiles_of_sequences_past_192(dtype, case):
 
 @pytest.mark.usefixtures("kernels")
 @pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("seqlen_k", [100, 512, 1000, 1152, 2048, 4000])
+def test_key_block_widths_without_causal_mask(dtype, seqlen_k):
+    """Head dim 64 on Hopper without a causal mask runs 96-key blocks, or 128-key ones with P
+    through shared memory where the keys pad to fewer of those (100, 512, 1000 and 2048 keys
+    here; 1152 and 4000 take 96): both, with a two-sided window, softcap + ALiBi, sinks and
+    GQA."""
+    inputs = qkv(2, 8, 2, 333, seqlen_k, 64, dtype)
+    check(*flash_style(), inputs)
+    check(*flash_style(window_size=(70, 50)), inputs)
+    check(*flash_style(softcap=30.0, alibi_slopes=torch.rand(8, device="cuda") * 0.1), inputs)
+    check(*sdpa_style(sinks=torch.randn(8, device="cuda") * 3), inputs)
+
+
+@pytest.mark.usefixtures("kernels")
+@pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("head_dim", [64, 128])
 @pytest.mark.parametrize("case", ["top_left", "bottom_right", "window"])
 def test_causal_grid_tail_of_single_blocks(dtype, head_dim, case):

@@ -49,6 +49,27 @@ using Sm90FwdConfig = std::conditional_t<
                        std::conditional_t<kHeadDim == 256, Sm90FwdTraits<256, 64, 2, Element>,
                                           void>>>;
 
+// D = 64 without a causal mask, dense calls whose keys pad to fewer 128-key blocks than 96-key
+// ones (sm90_fwd_short_keys): 128-key blocks, P through shared memory so that they fit the three
+// consumers' registers (with P in registers ptxas spilled 112 B in the step). A 128-key step
+// costs ~2% more a key than a 96-key one (H200, 4k and 16k), but S = 1k pads to 1056 keys in
+// 96-key blocks, its last block a third empty, and 512 to 576 (H200: +1.8-2.4% at 1k, +8% at
+// 512, +1.5% at 2k; benchmarks/NOTES.md).
+template <int kHeadDim, typename Element, bool kCausal>
+using Sm90FwdShortKeysConfig =
+    std::conditional_t<kHeadDim == 64 && !kCausal, Sm90FwdTraits<64, 128, 2, Element, 64, 3, true>,
+                       void>;
+
+// Whether the keys of a dense call pad to at least 2% fewer in kShortN-key blocks than in
+// kN-key ones (the 2% that a wider block's step costs more a key).
+template <int kN, int kShortN>
+bool sm90_fwd_short_keys(const FwdParams& p) {
+  if (p.cu_seqlens_k != nullptr) return false;
+  const int64_t padded = (int64_t(p.seqlen_k) + kN - 1) / kN * kN;
+  const int64_t padded_short = (int64_t(p.seqlen_k) + kShortN - 1) / kShortN * kShortN;
+  return padded_short * 50 < padded * 49;
+}
+
 // Calls whose v head dim differs from q's and k's (DeepSeek's 192 / 128): a Hopper kernel for
 // these (kernel head dim, kernel v head dim) pairs and nothing else: no mma.sync kernel, no
 // dropout, no split-KV (mem_eff and the CPU backend take any pair). kBlockN = 96: Q, two
@@ -102,6 +123,12 @@ cudaError_t run_fwd_(FwdParams& params, cudaStream_t stream) {
   if constexpr (!std::is_void_v<Sm90>) {
     static const bool sm90 = has_sm90_binary(&fwd_sm90_kernel<Sm90, kCausal>);
     if (sm90 && params.hopper_kernels && sm90_fwd_fits<Sm90>(params)) {
+      using Short = Sm90FwdShortKeysConfig<kHeadDim, Element, kCausal>;
+      if constexpr (!std::is_void_v<Short>) {
+        if (sm90_fwd_short_keys<Sm90::kBlockN, Short::kBlockN>(params)) {
+          return launch_fwd_sm90<Short, kCausal>(params, stream);
+        }
+      }
       return launch_fwd_sm90<Sm90, kCausal>(params, stream);
     }
   }

@@ -42,7 +42,7 @@ using namespace cute;
 // kHeadDim: q's and k's head dim; kHeadDimV: v's and out's (DeepSeek's 192 / 128); kConsumers:
 // the consumer warpgroups, 64 rows of a tile each.
 template <int kHeadDim_, int kBlockN_, int kStages_, typename Element_, int kHeadDimV_ = kHeadDim_,
-          int kConsumers_ = 2>
+          int kConsumers_ = 2, bool kPInSmem_ = false>
 struct Sm90FwdTraits {
   using Element = Element_;
   static constexpr int kHeadDim = kHeadDim_;
@@ -51,6 +51,10 @@ struct Sm90FwdTraits {
   static constexpr int kBlockM = 64 * kConsumers;  // query rows a tile
   static constexpr int kBlockN = kBlockN_;
   static constexpr int kStages = kStages_;
+  // P for P V from shared memory (each consumer's own buffer) instead of registers: frees the
+  // 32 registers a thread that P of 128 keys takes beside S while the previous block's P V
+  // runs, so that 128-key blocks fit three consumers' 160 registers at head dim 64.
+  static constexpr bool kPInSmem = kPInSmem_;
   static constexpr int kNThreads = 128 * (1 + kConsumers);  // the producer's warpgroup first
   // Registers a thread after setmaxnreg: the producer's 24 and the consumers' share of the rest
   // (a multiple of 8), within the 65536 of the SM: 128 x 24 + 256 x 240 = 64512, 128 x 24 +
@@ -68,9 +72,13 @@ struct Sm90FwdTraits {
 
   using TiledMmaS = decltype(make_tiled_mma(
       GMMA::ss_op_selector<Element, Element, float, Shape<_64, Int<kBlockN>, Int<kHeadDim>>>()));
-  using TiledMmaO = decltype(make_tiled_mma(
-      GMMA::rs_op_selector<Element, Element, float, Shape<_64, Int<kHeadDimV>, Int<kBlockN>>,
-                           GMMA::Major::K, GMMA::Major::MN>()));
+  using ShapeO = Shape<_64, Int<kHeadDimV>, Int<kBlockN>>;
+  using TiledMmaO = decltype(make_tiled_mma(std::conditional_t<
+      kPInSmem,
+      decltype(GMMA::ss_op_selector<Element, Element, float, ShapeO, GMMA::Major::K,
+                                    GMMA::Major::MN>()),
+      decltype(GMMA::rs_op_selector<Element, Element, float, ShapeO, GMMA::Major::K,
+                                    GMMA::Major::MN>())>{}));
 
   // Q, K, V as TMA writes them (head dim contiguous, 128-byte swizzle): K-major operands of S;
   // V^T is the MN-major B of P V. O is staged for its global stores in a buffer of its own
@@ -90,6 +98,10 @@ struct Sm90FwdTraits {
 
   using SmemLayoutO = decltype(tile_to_shape(GMMA::Layout_K_SW128_Atom<Element>{},
                                              Shape<_64, Int<kHeadDimV>, Int<kConsumers>>{}));
+  // (kPInSmem only: a stand-in of 64 keys otherwise, which 96-key blocks would not tile)
+  using SmemLayoutP =
+      decltype(tile_to_shape(GMMA::Layout_K_SW128_Atom<Element>{},
+                             Shape<_64, Int<kPInSmem ? kBlockN : 64>, Int<kConsumers>>{}));
 
   // O staged in Q's buffer needs O's tile to be Q's.
   static constexpr bool kSeparateO = kHeadDimV <= 128;
@@ -101,6 +113,7 @@ struct Sm90FwdTraits {
     alignas(1024) Element k[cosize_v<SmemLayoutK>];
     alignas(1024) Element v[cosize_v<SmemLayoutV>];
     alignas(1024) Element o[kSeparateO ? cosize_v<SmemLayoutO> : 1];
+    alignas(1024) Element p[kPInSmem ? cosize_v<SmemLayoutP> : 1];
     uint64_t q_full[kQBuffers], q_empty[kQBuffers];
     uint64_t k_full[kStages], k_empty[kStages];
     uint64_t v_full[kStages], v_empty[kStages];
@@ -454,8 +467,16 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
     if (num_blocks > 0) {
       Tensor acc_s = partition_fragment_C(mma_s, Shape<_64, Int<kBlockN>>{});  // (MMA, 1, 1)
       Tensor s = make_tensor(acc_s.data(), gmma_acc_rowcol_layout(acc_s.layout()));  // (rows, cols)
-      // P of the previous block, read by its P V wgmma while this block's softmax runs.
-      Tensor tOrP = make_tensor<Element>(gmma_acc_as_a_layout(acc_s.layout()));  // (MMA, 1, MMA_K)
+      // P of the previous block, read by its P V wgmma while this block's softmax runs: in
+      // registers, or (kPInSmem) in this consumer's buffer (descriptors).
+      Tensor sPw = make_tensor(make_smem_ptr(smem.p), typename Traits::SmemLayoutP{})(_, _, wg);
+      Tensor tOrP = [&] {  // (MMA, 1, MMA_K)
+        if constexpr (Traits::kPInSmem) {
+          return thr_mma_o.partition_fragment_A(sPw);
+        } else {
+          return make_tensor<Element>(gmma_acc_as_a_layout(acc_s.layout()));
+        }
+      }();
 
       auto pass_turn = [&] { NamedBarrier::arrive(256, next_turn); };
 
@@ -480,11 +501,19 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
         }
       };
       auto to_p = [&] {
-        Tensor rP = convert_type<Element>(acc_s);
-        warpgroup_fence_operand(tOrP);
-        CUTE_UNROLL
-        for (int j = 0; j < size(tOrP); ++j) tOrP(j) = rP(j);
-        warpgroup_fence_operand(tOrP);
+        if constexpr (Traits::kPInSmem) {
+          // The buffer's last reader, the previous P V, is done. Each warp's P V reads the
+          // rows its own threads wrote.
+          stage_o<typename Traits::SmemCopyAtomO>(mma_s, acc_s, sPw, wtidx);
+          cutlass::arch::fence_view_async_shared();
+          __syncwarp();
+        } else {
+          Tensor rP = convert_type<Element>(acc_s);
+          warpgroup_fence_operand(tOrP);
+          CUTE_UNROLL
+          for (int j = 0; j < size(tOrP); ++j) tOrP(j) = rP(j);
+          warpgroup_fence_operand(tOrP);
+        }
       };
 
       // The tile's first steps (its last key blocks, right of the diagonal) can lie past every

@@ -150,8 +150,8 @@ __forceinline__ __device__ void store_tile(TiledCopy tiled_copy, Src const& src,
   }
 }
 
-// Writes this thread's part acc_o of tiled_mma's (rows, kHeadDim) accumulator of O to the
-// shared memory tile sO, converted to sO's element type.
+// Writes this thread's part acc_o of tiled_mma's (rows, kHeadDim) accumulator of O (or of the
+// forward's S, as P) to the shared memory tile sO, converted to sO's element type.
 template <typename SmemCopyAtom, typename TiledMma, typename Acc, typename SmemO>
 __forceinline__ __device__ void stage_o(TiledMma const& tiled_mma, Acc const& acc_o, SmemO& sO,
                                         int tidx) {
