@@ -223,15 +223,18 @@ def test_key_block_widths_without_causal_mask(dtype, seqlen_k):
 @pytest.mark.usefixtures("kernels")
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("head_dim", [64, 128])
-@pytest.mark.parametrize("case", ["top_left", "bottom_right", "window"])
-def test_causal_grid_tail_of_single_blocks(dtype, head_dim, case):
-    """A causal grid of more block pairs than SMs (96 heads of 1200 rows: 384 pairs of 192-row
-    blocks at head dim 64, 480 of 128 at 128): the last heads go as single blocks, heaviest
-    first, after the others' pairs (Sm90FwdTiles' tail), so that every head's blocks, of both
-    kinds, must come out right; Sq < Sk under bottom-right alignment, and a window."""
+@pytest.mark.parametrize("case", ["top_left", "bottom_right", "window", "full"])
+def test_grid_tail_of_single_blocks(dtype, head_dim, case):
+    """A grid of more units than SMs (96 heads of 1200 rows: 384 causal pairs of 192-row blocks
+    at head dim 64, 480 of 128 at 128; 672 / 960 blocks without a mask): the last heads go as
+    single blocks, last first, after the others' units (Sm90FwdTiles' tail), so that every
+    head's blocks, of both kinds, must come out right; Sq < Sk under bottom-right alignment, a
+    window, and no mask."""
     seqlen_q = 1000 if case == "bottom_right" else 1200
     inputs = qkv(4, 24, 6, seqlen_q, 1200, head_dim, dtype)
-    if case == "top_left":
+    if case == "full":
+        check(*sdpa_style(), inputs)
+    elif case == "top_left":
         check(*sdpa_style(is_causal=True), inputs)
     elif case == "bottom_right":
         check(*flash_style(causal=True), inputs)
