@@ -29,23 +29,33 @@ inline constexpr int kSm90FwdBlockM = 128;
 // theirs (16k tokens of one head: 10.4 waves of pairs, the last 42% full; H200: causal D = 64
 // +1-2.3%); without one, each head's first block, the light one of a sequence that starts
 // before a multiple of 192 rows (Sm90FwdTile::lead_rows), comes last (D = 64 S = 1k +2.3%).
+// The tail's heads run at once, their K and V read from L2 by blocks that started at different
+// times: at most kTailKvBytes of them (half an H100's L2), so that D = 256 at 16k (16 MB a
+// head, 5 heads for two waves) does not stream them from memory.
 template <int kBlockM, bool kCausal>
 struct Sm90FwdTiles {
   static constexpr int kTailWaves = 2;
+  static constexpr int64_t kTailKvBytes = int64_t(24) << 20;
   int heads, num_m, per_head, tail_heads, paired_units, units;
 
   __host__ __device__ explicit Sm90FwdTiles(const FwdParams& p)
       : heads(p.heads_q),
         num_m((p.seqlen_q + kBlockM - 1) / kBlockM),
         per_head(kCausal ? (num_m + 1) / 2 : num_m),
-        tail_heads(tail_heads_of(p.batch * p.heads_q, per_head, p.num_sms)),
+        tail_heads(tail_heads_of(p, per_head)),
         paired_units((p.batch * p.heads_q - tail_heads) * per_head),
         units(paired_units + tail_heads * num_m) {}
 
-  static __host__ __device__ int tail_heads_of(int bh, int per_head, int num_sms) {
-    if (bh * per_head <= num_sms) return 0;
-    const int wanted = (kTailWaves * num_sms + per_head - 1) / per_head;
-    return wanted < bh ? wanted : bh;
+  static __host__ __device__ int tail_heads_of(const FwdParams& p, int per_head) {
+    const int bh = p.batch * p.heads_q;
+    if (bh * per_head <= p.num_sms) return 0;
+    const int wanted = (kTailWaves * p.num_sms + per_head - 1) / per_head;
+    // K and V a query head (16-bit elements; a kv head's shared by its group)
+    const int64_t head_bytes = int64_t(p.seqlen_k) * (p.head_dim + p.head_dim_v) * 2 /
+                               (p.heads_q / p.heads_kv);
+    const int64_t fit = head_bytes > 0 ? kTailKvBytes / head_bytes : wanted;
+    const int cap = fit < 1 ? 1 : (fit < wanted ? int(fit) : wanted);
+    return cap < bh ? cap : bh;
   }
 
   // fn(m_block, head, batch) for each tile of this CTA, in order. One call site, so that fn
