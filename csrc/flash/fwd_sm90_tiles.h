@@ -36,23 +36,24 @@ template <int kBlockM, bool kCausal>
 struct Sm90FwdTiles {
   static constexpr int kTailWaves = 2;
   static constexpr int64_t kTailKvBytes = int64_t(24) << 20;
-  int heads, num_m, per_head, tail_heads, paired_units, units;
+  // body_units: the units before the tail (pairs, or single blocks without a causal mask)
+  int heads, num_m, per_head, tail_heads, body_units, units;
 
   __host__ __device__ explicit Sm90FwdTiles(const FwdParams& p)
       : heads(p.heads_q),
         num_m((p.seqlen_q + kBlockM - 1) / kBlockM),
         per_head(kCausal ? (num_m + 1) / 2 : num_m),
         tail_heads(tail_heads_of(p, per_head)),
-        paired_units((p.batch * p.heads_q - tail_heads) * per_head),
-        units(paired_units + tail_heads * num_m) {}
+        body_units((p.batch * p.heads_q - tail_heads) * per_head),
+        units(body_units + tail_heads * num_m) {}
 
   static __host__ __device__ int tail_heads_of(const FwdParams& p, int per_head) {
     const int bh = p.batch * p.heads_q;
     if (bh * per_head <= p.num_sms) return 0;
     const int wanted = (kTailWaves * p.num_sms + per_head - 1) / per_head;
     // K and V a query head (16-bit elements; a kv head's shared by its group)
-    const int64_t head_bytes = int64_t(p.seqlen_k) * (p.head_dim + p.head_dim_v) * 2 /
-                               (p.heads_q / p.heads_kv);
+    const int group = p.heads_kv > 0 && p.heads_q > p.heads_kv ? p.heads_q / p.heads_kv : 1;
+    const int64_t head_bytes = int64_t(p.seqlen_k) * (p.head_dim + p.head_dim_v) * 2 / group;
     const int64_t fit = head_bytes > 0 ? kTailKvBytes / head_bytes : wanted;
     const int cap = fit < 1 ? 1 : (fit < wanted ? int(fit) : wanted);
     return cap < bh ? cap : bh;
@@ -67,14 +68,14 @@ struct Sm90FwdTiles {
     for (int u = blockIdx.x; u < units;) {
       int m_block, bh;
       bool next_second = false;
-      if (u < paired_units) {
+      if (u < body_units) {
         bh = u / per_head;
         const int j = u % per_head;
         m_block = kCausal && !second ? num_m - 1 - j : j;
         next_second = kCausal && !second && j != num_m - 1 - j;
       } else {  // the tail's single blocks
-        const int v = u - paired_units;
-        bh = paired_units / per_head + v % tail_heads;
+        const int v = u - body_units;
+        bh = body_units / per_head + v % tail_heads;
         m_block = num_m - 1 - v / tail_heads;
       }
       fn(m_block, bh % heads, bh / heads);
