@@ -72,15 +72,6 @@ struct Sm90FwdTraits {
 
   using TiledMmaS = decltype(make_tiled_mma(
       GMMA::ss_op_selector<Element, Element, float, Shape<_64, Int<kBlockN>, Int<kHeadDim>>>()));
-  // A consumer's first key block whose keys past the first kNarrowN no row of the consumer sees
-  // (the diagonal's block, or the last of the keys) runs S at N = kNarrowN, copied into the
-  // first columns of S, and its P V at K = kNarrowN: at D = 64 causal the first and second
-  // consumers' diagonal blocks are 64 and 32 keys of 96. Not with P in shared memory nor at
-  // D = 128: ptxas then serialized every wgmma of those kernels for want of registers (C7511).
-  static constexpr int kNarrowN = 64;
-  static constexpr bool kNarrowFirst = kBlockN > kNarrowN && !kPInSmem && kHeadDim != 128;
-  using TiledMmaSNarrow = decltype(make_tiled_mma(
-      GMMA::ss_op_selector<Element, Element, float, Shape<_64, Int<kNarrowN>, Int<kHeadDim>>>()));
   using ShapeO = Shape<_64, Int<kHeadDimV>, Int<kBlockN>>;
   using TiledMmaO = decltype(make_tiled_mma(std::conditional_t<
       kPInSmem,
@@ -536,64 +527,17 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
         for (int i = 0; i < i0; ++i) pass_block(i);
       }
 
-      // Block i0: S alone, then its softmax. Narrow: no row of this consumer sees the block's
-      // keys past the first kNarrowN; S's other columns are set to -inf (the mask would too).
-      // (Taken from lane 0, so that ptxas sees a warp-uniform branch around the wgmma: with a
-      // thread's own value it serialized every wgmma of the kernel, C7518.)
-      const bool narrow = Traits::kNarrowFirst &&
-          __shfl_sync(0xffffffffu,
-                      t.mask.col_end(min(m0 + 64 * wg + 64, m_end) - 1) -
-                              t.order.at(i0) * kBlockN <= Traits::kNarrowN, 0);
+      // Block i0: S alone, then its softmax.
       Barrier::wait(&smem.k_full[stage_of(i0)], phase_of(i0));
       NamedBarrier::sync(256, my_turn);
-      auto wide_s = [&] {
-        gmma_issue<true>(mma_s, tSrQ(_, _, _, qs), tSrK(_, _, _, stage_of(i0)), acc_s);
-        pass_turn();
-        warpgroup_wait<0>();
-        gmma_done(acc_s);
-      };
-      if constexpr (Traits::kNarrowFirst) {
-        if (narrow) {
-          // Into registers of its own (aliasing acc_s's first ones serialized every wgmma for
-          // want of registers, C7511), then copied.
-          typename Traits::TiledMmaSNarrow mma_sn;
-          auto thr_mma_sn = mma_sn.get_thread_slice(wtidx);
-          Tensor sKn = local_tile(sK, Shape<Int<Traits::kNarrowN>, Int<kHeadDim>, Int<kStages>>{},
-                                  make_coord(_0{}, _0{}, _0{}));
-          Tensor tSrQn = thr_mma_sn.partition_fragment_A(sQw);
-          Tensor tSrKn = thr_mma_sn.partition_fragment_B(sKn);
-          Tensor acc_sn = partition_fragment_C(mma_sn, Shape<_64, Int<Traits::kNarrowN>>{});
-          gmma_issue<true>(mma_sn, tSrQn(_, _, _, qs), tSrKn(_, _, _, stage_of(i0)), acc_sn);
-          pass_turn();
-          warpgroup_wait<0>();
-          gmma_done(acc_sn);
-          // S's first kNarrowN columns are acc_s's first registers; the rest are unseen keys.
-          CUTE_UNROLL
-          for (int j = 0; j < size(acc_s); ++j) acc_s(j) = j < size(acc_sn) ? acc_sn(j) : -INFINITY;
-        } else {
-          wide_s();
-        }
-      } else {
-        wide_s();
-      }
+      gmma_issue<true>(mma_s, tSrQ(_, _, _, qs), tSrK(_, _, _, stage_of(i0)), acc_s);
+      pass_turn();
+      warpgroup_wait<0>();
+      gmma_done(acc_s);
       release(&smem.k_empty[stage_of(i0)]);
       scores(i0, std::true_type{});
       softmax.template update<true>(s, scale_log2, [](int, float) {});
       to_p();
-
-      // O += P V of the block in stage `stage`: at K = kNarrowN for a narrow block i0 (P's
-      // other columns are 0), the first P V issued.
-      bool narrow_pv = narrow;
-      auto issue_pv = [&](int stage) {
-        if constexpr (Traits::kNarrowFirst) {
-          if (narrow_pv) {
-            narrow_pv = false;
-            gmma_issue<false, Traits::kNarrowN / 16>(mma_o, tOrP, tOrV(_, _, _, stage), acc_o);
-            return;
-          }
-        }
-        gmma_issue<false>(mma_o, tOrP, tOrV(_, _, _, stage), acc_o);
-      };
 
       // Block i: S_i = Q K_i^T and O += P_{i-1} V_{i-1} in flight together; the softmax of S_i
       // runs while the P V product finishes, and O is rescaled once it has.
@@ -603,7 +547,7 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
         NamedBarrier::sync(256, my_turn);
         gmma_issue<true>(mma_s, tSrQ(_, _, _, qs), tSrK(_, _, _, stage), acc_s);
         Barrier::wait(&smem.v_full[prev], phase_of(i - 1));
-        issue_pv(prev);
+        gmma_issue<false>(mma_o, tOrP, tOrV(_, _, _, prev), acc_o);
         pass_turn();
         warpgroup_wait<1>();
         gmma_done(acc_s);
@@ -632,7 +576,7 @@ __global__ void __launch_bounds__(Traits::kNThreads, 1)
 
       const int last = stage_of(num_blocks - 1);
       Barrier::wait(&smem.v_full[last], phase_of(num_blocks - 1));
-      issue_pv(last);
+      gmma_issue<false>(mma_o, tOrP, tOrV(_, _, _, last), acc_o);
       warpgroup_wait<0>();
       gmma_done(acc_o);
       release(&smem.v_empty[last]);

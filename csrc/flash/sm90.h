@@ -88,20 +88,16 @@ __forceinline__ __device__ void add_release_gpu(int* counter, int value) {
   asm volatile("red.release.gpu.global.add.s32 [%0], %1;\n" ::"l"(counter), "r"(value) : "memory");
 }
 
-// Issues acc = A B (kZero) or acc += A B over every k-block (or the first kBlocksK) as one
-// wgmma batch of the warpgroup, without waiting: warpgroup_wait<n>() then gmma_done(acc)
-// before reading acc.
-template <bool kZero, int kBlocksK = -1, typename TiledMma, typename TA, typename TB,
-          typename Acc>
+// Issues acc = A B (kZero) or acc += A B over every k-block as one wgmma batch of the
+// warpgroup, without waiting: warpgroup_wait<n>() then gmma_done(acc) before reading acc.
+template <bool kZero, typename TiledMma, typename TA, typename TB, typename Acc>
 __forceinline__ __device__ void gmma_issue(TiledMma& tiled_mma, TA const& tA, TB const& tB,
                                            Acc& acc) {
-  constexpr int kK = kBlocksK < 0 ? decltype(size<2>(tA))::value : kBlocksK;
-  static_assert(kK <= decltype(size<2>(tA))::value);
   warpgroup_fence_operand(acc);
   warpgroup_arrive();
   if constexpr (kZero) tiled_mma.accumulate_ = GMMA::ScaleOut::Zero;
   CUTE_UNROLL
-  for (int k = 0; k < kK; ++k) {
+  for (int k = 0; k < size<2>(tA); ++k) {
     cute::gemm(tiled_mma, tA(_, _, k), tB(_, _, k), acc);
     tiled_mma.accumulate_ = GMMA::ScaleOut::One;
   }
